@@ -1,0 +1,16 @@
+// Package cache holds the local copy of Composio's catalogue and everything stored about it:
+// apps, actions, action metadata for capability matching, stats, sync jobs, agent app
+// assignments, workspace connections and enabled actions.
+//
+// Two stores implement [Store] with the same behaviour: [Memory] (NewMemory), for tests and
+// small programs, and [Postgres] (OpenPostgres), for catalogues shared by several processes.
+// Both return the same sentinel errors ([ErrNotFound], [ErrConflict], [ErrInvalid],
+// [ErrTransition]) for the same cases; the conformance suite in package cachetest checks it.
+//
+// Every write of an action runs a [Classifier], which derives the action's capabilities,
+// keywords and destructive flag from its slug, name, description and tags using the
+// capability [Taxonomy]. Hosts may plug in their own classifier and re-classify a store.
+//
+// ImportJSONL and ExportJSONL read and write catalogue snapshots in the JSON Lines format of
+// Composio's catalogue (one action per line).
+package cache
