@@ -93,8 +93,17 @@ type ActionMeta struct {
 	SlugTerms []string `json:"slug_terms,omitempty"`
 	NameTerms []string `json:"name_terms,omitempty"`
 	DescTerms []string `json:"desc_terms,omitempty"`
-	// Params holds the top-level parameter names, for matching and parameter hints.
-	Params []string `json:"params,omitempty"`
+	// Params summarises the top-level parameters, required first, for matching and for the
+	// parameter hints of hint.Build.
+	Params []Param `json:"params,omitempty"`
+}
+
+// Param is a short summary of one top-level action parameter.
+type Param struct {
+	Name        string `json:"name"`
+	Type        string `json:"type,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+	Description string `json:"description,omitempty"` // short: first sentence, at most ~100 chars
 }
 
 // Classifier derives an action's metadata. Implementations must be safe for concurrent use
