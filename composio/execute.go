@@ -1,0 +1,162 @@
+package composio
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// ExecuteRequest is the input of Client.Execute. Set either Arguments or Text.
+type ExecuteRequest struct {
+	// Arguments is a JSON object matching the tool's input parameters; nil means {}.
+	Arguments json.RawMessage
+	// Text is a natural-language task from which the server generates the arguments.
+	// It cannot be combined with Arguments.
+	Text string
+	// UserID is the end user's id; the server resolves the user's connected account for
+	// the tool's toolkit. Tools of NO_AUTH toolkits need only this.
+	UserID string
+	// ConnectedAccountID ("ca_…") selects an account explicitly.
+	ConnectedAccountID string
+	// Version is the toolkit version ("20250905_00", or "latest"); "" leaves the API default.
+	Version string
+	// CustomAuthParams, when set, is sent as custom_auth_params: the host's own credentials
+	// instead of a connected account. It may hold secrets; this package never logs it.
+	CustomAuthParams json.RawMessage
+}
+
+// ExecuteResult is the outcome of a tool that ran. Successful is false when the tool
+// itself failed (for example the upstream provider answered 4xx); Error then says why.
+type ExecuteResult struct {
+	Data        json.RawMessage `json:"data"`
+	Error       string          `json:"error,omitempty"`
+	Successful  bool            `json:"successful"`
+	LogID       string          `json:"log_id,omitempty"`
+	SessionInfo json.RawMessage `json:"session_info,omitempty"`
+}
+
+type executeBody struct {
+	Arguments          json.RawMessage `json:"arguments,omitempty"`
+	Text               string          `json:"text,omitempty"`
+	UserID             string          `json:"user_id,omitempty"`
+	ConnectedAccountID string          `json:"connected_account_id,omitempty"`
+	Version            string          `json:"version,omitempty"`
+	CustomAuthParams   json.RawMessage `json:"custom_auth_params,omitempty"`
+}
+
+type executeWire struct {
+	Data        json.RawMessage `json:"data"`
+	Error       json.RawMessage `json:"error"`
+	Successful  *bool           `json:"successful"`
+	LogID       string          `json:"log_id"`
+	SessionInfo json.RawMessage `json:"session_info"`
+}
+
+// Execute runs a tool (POST /tools/execute/{slug}). slug may be in any case or carry
+// ToolIDPrefix. A tool-level failure (HTTP 200 with successful false) is returned as a
+// result with Successful false and a nil error; a platform failure (4xx/5xx) is an
+// *APIError (ErrNotFound for an unknown tool or account, ErrDeprecatedTool for a removed
+// tool, ErrInvalidState for an unusable account, …). Executions are retried only when
+// they provably did not run, unless RetryPolicy.RetryExecute is set.
+func (c *Client) Execute(ctx context.Context, slug string, req ExecuteRequest) (ExecuteResult, error) {
+	slug = NormalizeToolSlug(slug)
+	if !validSlug(slug) {
+		return ExecuteResult{}, fmt.Errorf("%w: tool slug %q", ErrInvalidArgument, slug)
+	}
+	body := executeBody{
+		Text:               strings.TrimSpace(req.Text),
+		UserID:             req.UserID,
+		ConnectedAccountID: req.ConnectedAccountID,
+		Version:            req.Version,
+	}
+	if body.Text != "" {
+		if len(bytes.TrimSpace(req.Arguments)) > 0 && string(bytes.TrimSpace(req.Arguments)) != "null" {
+			return ExecuteResult{}, fmt.Errorf("%w: execute %s: set Arguments or Text, not both", ErrInvalidArgument, slug)
+		}
+	} else {
+		args, err := rawObject(req.Arguments)
+		if err != nil {
+			return ExecuteResult{}, fmt.Errorf("composio: execute %s: %w", slug, err)
+		}
+		body.Arguments = args
+	}
+	if len(bytes.TrimSpace(req.CustomAuthParams)) > 0 {
+		p, err := rawObject(req.CustomAuthParams)
+		if err != nil {
+			return ExecuteResult{}, fmt.Errorf("%w: execute %s: custom auth params must be a JSON object", ErrInvalidArgument, slug)
+		}
+		body.CustomAuthParams = p
+	}
+	var wire executeWire
+	err := c.do(ctx, request{method: "POST", path: "/tools/execute/" + url.PathEscape(slug), body: body, execute: true}, &wire)
+	if err != nil {
+		return ExecuteResult{}, err
+	}
+	if wire.Successful == nil {
+		return ExecuteResult{}, fmt.Errorf("%w: execute %s: response has no \"successful\" field", ErrInvalidResponse, slug)
+	}
+	res := ExecuteResult{Data: wire.Data, Successful: *wire.Successful, LogID: wire.LogID, SessionInfo: nullToNil(wire.SessionInfo)}
+	res.Error = c.redact(errorText(wire.Error))
+	if !res.Successful && res.Error == "" {
+		res.Error = "tool reported failure without a message"
+	}
+	return res, nil
+}
+
+// errorText turns the "error" field (null, a string, or any JSON value) into text.
+func errorText(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(t, &s) == nil {
+		return s
+	}
+	return string(t)
+}
+
+func nullToNil(raw json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	return raw
+}
+
+// ArgumentsRequest is the input of Client.ArgumentsFromText.
+type ArgumentsRequest struct {
+	Text              string `json:"text"`
+	CustomDescription string `json:"custom_description,omitempty"`
+	SystemPrompt      string `json:"system_prompt,omitempty"`
+	Version           string `json:"version,omitempty"`
+}
+
+// ArgumentsResult is the server's translation of a task into tool arguments. Error is set
+// when the server could not produce arguments.
+type ArgumentsResult struct {
+	Arguments json.RawMessage `json:"arguments"`
+	Error     string          `json:"-"`
+}
+
+// ArgumentsFromText asks the server to turn a natural-language task into arguments for a
+// tool (POST /tools/execute/{slug}/input). The arguments are not executed.
+func (c *Client) ArgumentsFromText(ctx context.Context, slug string, req ArgumentsRequest) (ArgumentsResult, error) {
+	slug = NormalizeToolSlug(slug)
+	if !validSlug(slug) {
+		return ArgumentsResult{}, fmt.Errorf("%w: tool slug %q", ErrInvalidArgument, slug)
+	}
+	if strings.TrimSpace(req.Text) == "" {
+		return ArgumentsResult{}, fmt.Errorf("%w: arguments from text %s: empty text", ErrInvalidArgument, slug)
+	}
+	var wire struct {
+		Arguments json.RawMessage `json:"arguments"`
+		Error     json.RawMessage `json:"error"`
+	}
+	if err := c.do(ctx, request{method: "POST", path: "/tools/execute/" + url.PathEscape(slug) + "/input", body: req}, &wire); err != nil {
+		return ArgumentsResult{}, err
+	}
+	return ArgumentsResult{Arguments: nullToNil(wire.Arguments), Error: c.redact(errorText(wire.Error))}, nil
+}
