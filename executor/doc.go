@@ -1,0 +1,28 @@
+// Package executor owns running tool calls: one entry point that routes each call to a
+// platform tool or a Composio action and runs it safely, the meta-tools of router mode, and
+// the step runner that loops model -> tools -> model for recipe executors.
+//
+// Every call goes through the same pipeline, in this order:
+//
+//  1. the name is resolved; an unknown or hallucinated name becomes an error result that
+//     names the closest real tools;
+//  2. runtime-context keys (threadId, resourceId, memory, …) are stripped from the arguments
+//     unless the tool's schema declares them;
+//  3. the arguments are coerced and validated against the tool's schema; a failure becomes a
+//     result the model can read and correct, not a Go error;
+//  4. permission and capability checks run again (an app the agent may not use is refused; a
+//     destructive action is refused unless the host's confirmation hook allows it);
+//  5. before-hooks may rewrite the arguments;
+//  6. the tool runs, with a timeout, retries for read-only or idempotent tools only, and a
+//     recovered panic reported as an error result naming the tool;
+//  7. after-hooks see the result;
+//  8. the result is truncated, keeping it valid JSON (10,000 characters by default).
+//
+// ExecuteBatch runs calls that share a step in parallel, bounded by the executor's
+// concurrency limit, and steps in ascending order; results come back in the order of the
+// calls. Background starts a batch and returns at once; the executor owns the run until it
+// finishes, and Close cancels and waits for every run it owns.
+//
+// Results can be rendered for the model (Result.ForModel), for a user interface
+// (Result.ForUI) or as a standard envelope (Result.Envelope).
+package executor

@@ -1,0 +1,174 @@
+package executor_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/registry"
+)
+
+func weatherRegistry() *registry.Registry {
+	reg := registry.New()
+	reg.MustRegister(registry.ToolSpec{
+		Name:        "get_weather",
+		Description: "Current weather in a city.",
+		Parameters:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`),
+		ReadOnly:    true,
+		Run: func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+			var in struct{ City string }
+			_ = json.Unmarshal(args, &in)
+			return json.RawMessage(`{"city":"` + in.City + `","temp_c":21}`), nil
+		},
+	})
+	return reg
+}
+
+func ExampleExecutor_Execute() {
+	ex := executor.New(executor.Config{Registry: weatherRegistry()})
+	defer ex.Close()
+	ctx := context.Background()
+
+	res := ex.Execute(ctx, executor.Call{ID: "1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris","days":"2","threadId":"t-9"}`)})
+	fmt.Println(res.ForModel())
+	fmt.Println(res.Coerced, res.Stripped)
+
+	res = ex.Execute(ctx, executor.Call{ID: "2", Name: "get_wether", Arguments: json.RawMessage(`{"city":"Paris"}`)})
+	fmt.Println(res.ForModel())
+
+	res = ex.Execute(ctx, executor.Call{ID: "3", Name: "get_weather", Arguments: json.RawMessage(`{"town":"Paris"}`)})
+	fmt.Println(res.ForModel())
+	// Output:
+	// {"city":"Paris","temp_c":21}
+	// [/days: integer] [threadId]
+	// error (unknown_tool): there is no tool named "get_wether". The closest real tools are: get_weather. Call one of the tools you were given, with its exact name.
+	// error (invalid_arguments): arguments for get_weather do not match its schema:
+	// - (root): missing required properties: 'city'; add them
+	// get_weather takes: city (required), days. Fix the arguments and call get_weather again.
+}
+
+func ExampleExecutor_ExecuteBatch() {
+	ex := executor.New(executor.Config{Registry: weatherRegistry()})
+	defer ex.Close()
+	calls := []executor.Call{
+		{ID: "b", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Step: 2},
+		{ID: "a", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Rome"}`), Step: 1},
+		{ID: "c", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Lima"}`), Step: 1},
+	}
+	// a and c run in parallel, then b; results follow the order of calls.
+	for _, r := range ex.ExecuteBatch(context.Background(), calls, executor.BatchOptions{StopOnFailure: true}) {
+		fmt.Println(r.CallID, r.OK, string(r.Data))
+	}
+	// Output:
+	// b true {"city":"Oslo","temp_c":21}
+	// a true {"city":"Rome","temp_c":21}
+	// c true {"city":"Lima","temp_c":21}
+}
+
+func ExampleExecutor_Background() {
+	ex := executor.New(executor.Config{Registry: weatherRegistry()})
+	defer ex.Close() // cancels and waits for unfinished runs
+	run, err := ex.Background(context.Background(), []executor.Call{
+		{ID: "1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Kyiv"}`)},
+	}, executor.BatchOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for r := range run.Results() { // closed after the last result
+		fmt.Println(r.CallID, r.ForModel())
+	}
+	// Output:
+	// 1 {"city":"Kyiv","temp_c":21}
+}
+
+func ExampleTruncate() {
+	data := json.RawMessage(`{"items":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20],"note":"` + strings.Repeat("long ", 20) + `"}`)
+	out, cut := executor.Truncate(data, 120)
+	fmt.Println(cut, json.Valid(out))
+	fmt.Println(string(out))
+	// Output:
+	// true true
+	// {"items":[1,2,3,"[17 of 20 items truncated]"],"note":"long long long long long long lo…[68 more characters truncated]"}
+}
+
+func ExampleExecutor_RunStep() {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	_, _ = st.Apply(ctx, cache.Batch{
+		Apps: []cache.App{{Slug: "gmail", DisplayName: "Gmail"}},
+		Actions: []cache.Action{{App: "gmail", Slug: "GMAIL_SEND_EMAIL", DisplayName: "Send email", Description: "Send an email.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`)}},
+	})
+	remote := executor.RemoteFunc(func(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
+		return json.RawMessage(`{"sent":true}`), nil
+	})
+	resolver, _ := registry.NewResolver(registry.ResolverConfig{Store: st})
+	ex := executor.New(executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{AgentID: 1, Apps: []string{"gmail"}}})
+	defer ex.Close()
+
+	llm := executortest.NewScriptedLLM(
+		executortest.CallTools(executortest.Call("c1", "GMAIL_SEND_EMAIL", `{"to":"jay@example.com","body":"Meeting at 3."}`)),
+		executortest.Say("Email sent."),
+	)
+	res, err := ex.RunStep(ctx, llm, executor.Step{Prompt: "Send an email to jay@example.com: meeting at 3.", Hints: st, Resolver: resolver})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(llm.Requests()[0].ToolChoice, res.Resolution.Actions)
+	fmt.Println(res.Results[0].ForModel())
+	fmt.Println(res.Final, res.Turns)
+	// Output:
+	// required [GMAIL_SEND_EMAIL]
+	// {"sent":true}
+	// Email sent. 2
+}
+
+func ExampleNewRouter() {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	_, _ = st.Apply(ctx, cache.Batch{
+		Apps: []cache.App{{Slug: "hackernews", NoAuth: true}},
+		Actions: []cache.Action{{App: "hackernews", Slug: "HACKERNEWS_GET_TOP_STORIES", DisplayName: "Get top stories",
+			Description: "Get the top stories on Hacker News.", Parameters: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}}}`)}},
+	})
+	inner := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Apps: []string{"hackernews"}},
+		Remote: executor.RemoteFunc(func(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
+			return json.RawMessage(`{"stories":["Go 1.26 released"]}`), nil
+		})})
+	defer inner.Close()
+	router, _ := executor.NewRouter(inner, executor.RouterConfig{Hints: st})
+
+	// The model sees four tools, whatever the size of the catalogue.
+	reg := registry.New()
+	for _, spec := range router.Tools() {
+		reg.MustRegister(spec)
+	}
+	for _, f := range reg.Functions() {
+		fmt.Println(f.Name)
+	}
+	outer := executor.New(executor.Config{Registry: reg})
+	defer outer.Close()
+	r := outer.Execute(ctx, executor.Call{Name: "search_tools", Arguments: json.RawMessage(`{"use_case":"top hacker news stories"}`)})
+	var found struct {
+		Tools []struct{ Slug string }
+	}
+	_ = json.Unmarshal(r.Data, &found)
+	fmt.Println(found.Tools[0].Slug)
+	r = outer.Execute(ctx, executor.Call{Name: "execute_tool", Arguments: json.RawMessage(`{"tool_slug":"HACKERNEWS_GET_TOP_STORIES","arguments":{"limit":"1"}}`)})
+	var env executor.Envelope
+	_ = json.Unmarshal(r.Data, &env)
+	fmt.Println(env.Tool, env.OK, string(env.Data))
+	// Output:
+	// batch_execute_tools
+	// execute_tool
+	// get_tool_schemas
+	// search_tools
+	// HACKERNEWS_GET_TOP_STORIES
+	// HACKERNEWS_GET_TOP_STORIES true {"stories":["Go 1.26 released"]}
+}

@@ -1,0 +1,228 @@
+package executor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
+)
+
+// resolve finds the tool a name refers to: a platform tool first, then a Composio action
+// (accepting "composio-gmail_send_email" and lower-case spellings). An unknown name gives a
+// result naming the closest real tools.
+func (e *Executor) resolve(ctx context.Context, name string) (*prepared, Result, bool) {
+	if e.cfg.Registry != nil {
+		if spec, v, ok := e.cfg.Registry.Lookup(name); ok {
+			if spec.Inactive {
+				return nil, Result{Tool: name, ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is turned off; use another tool", name)}, false
+			}
+			return e.preparePlatform(spec, v), Result{}, true
+		}
+	}
+	if e.cfg.Catalog != nil && name != "" && len(name) <= cache.MaxSlugLen {
+		for _, slug := range slugCandidates(name) {
+			act, err := e.cfg.Catalog.Action(ctx, slug)
+			if errors.Is(err, cache.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, Result{Tool: name, ErrorKind: KindInternal, Error: fmt.Sprintf("could not look up %s: %v", slug, err)}, false
+			}
+			p, err := e.prepareAction(ctx, act)
+			if err != nil {
+				return nil, Result{Tool: act.Slug, ErrorKind: KindInternal, Error: fmt.Sprintf("%s cannot be called: %v", act.Slug, err)}, false
+			}
+			return p, Result{}, true
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, Result{Tool: name, ErrorKind: KindCancelled, Error: "cancelled: " + err.Error()}, false
+	}
+	if len(name) == schema.MaxNameLength && e.cfg.Catalog != nil {
+		// A slug too long for the model APIs reaches us as its schema.FunctionName.
+		if slug, ok := e.fromFunctionName(ctx, name); ok {
+			return e.resolve(ctx, slug)
+		}
+	}
+	sugg := e.suggest(ctx, name, 3)
+	msg := fmt.Sprintf("there is no tool named %q.", shorten(name, 80))
+	if len(sugg) > 0 {
+		msg += " The closest real tools are: " + strings.Join(sugg, ", ") + "."
+	}
+	msg += " Call one of the tools you were given, with its exact name."
+	return nil, Result{Tool: shorten(name, 80), ErrorKind: KindUnknownTool, Error: msg, Suggestions: sugg}, false
+}
+
+// slugCandidates lists the spellings of name worth looking up as an action slug.
+func slugCandidates(name string) []string {
+	out := []string{name}
+	n := name
+	for _, pre := range []string{"composio-", "composio_", "COMPOSIO-"} {
+		n = strings.TrimPrefix(n, pre)
+	}
+	n = strings.ToUpper(strings.ReplaceAll(n, "-", "_"))
+	if n != name {
+		out = append(out, n)
+	}
+	return out
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func (e *Executor) preparePlatform(spec registry.ToolSpec, v *schema.Validator) *prepared {
+	if x, ok := e.sh.prepared.Load(spec.Name); ok {
+		p := x.(*prepared)
+		if p.key == v && p.spec.Inactive == spec.Inactive {
+			return p
+		}
+	}
+	props, req := schemaFacts(spec.Parameters)
+	p := &prepared{
+		tool: Tool{
+			Name:        spec.Name,
+			Kind:        registry.KindPlatform,
+			ReadOnly:    spec.ReadOnly,
+			Idempotent:  spec.Idempotent,
+			Destructive: spec.NeedsConfirmation(),
+		},
+		spec:      spec,
+		validator: v,
+		props:     props,
+		required:  req,
+		key:       v,
+	}
+	e.sh.prepared.Store(spec.Name, p)
+	return p
+}
+
+// maxPreparedActions bounds the actions whose compiled validators an executor keeps.
+const maxPreparedActions = 4096
+
+func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepared, error) {
+	key := actionKey{params: string(act.Parameters), updated: act.UpdatedAt}
+	cacheKey := "action:" + act.Slug
+	if x, ok := e.sh.prepared.Load(cacheKey); ok {
+		p := x.(*prepared)
+		if p.key == key {
+			return p, nil
+		}
+	}
+	params := act.Parameters
+	if len(params) == 0 {
+		params = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	v, err := schema.Compile(params)
+	if err != nil {
+		return nil, fmt.Errorf("its parameter schema is invalid: %w", err)
+	}
+	props, req := schemaFacts(params)
+	t := Tool{Name: act.Slug, Kind: registry.KindAction, App: act.App}
+	metas, err := e.cfg.Catalog.ActionMeta(ctx, []string{act.App})
+	if err != nil && !errors.Is(err, cache.ErrNotFound) {
+		return nil, fmt.Errorf("reading its metadata: %w", err)
+	}
+	for _, m := range metas {
+		if m.Action == act.Slug {
+			t.ReadOnly, t.Destructive, t.Capabilities = m.ReadOnly, m.Destructive, m.Capabilities
+			break
+		}
+	}
+	// The catalogue's own flags win over the classifier's guesses.
+	if act.Destructive != nil {
+		t.Destructive = t.Destructive || *act.Destructive
+	}
+	if act.ReadOnly != nil {
+		t.ReadOnly = *act.ReadOnly
+	}
+	if t.Destructive {
+		t.ReadOnly = false
+	}
+	p := &prepared{tool: t, action: act, validator: v, props: props, required: req, key: key}
+	if _, loaded := e.sh.prepared.Swap(cacheKey, p); !loaded && e.sh.actions.Add(1) > maxPreparedActions {
+		// Bound the memory compiled schemas take: start over rather than track recency.
+		e.sh.prepared.Range(func(k, _ any) bool {
+			if strings.HasPrefix(k.(string), "action:") {
+				e.sh.prepared.Delete(k)
+			}
+			return true
+		})
+		e.sh.actions.Store(0)
+	}
+	return p, nil
+}
+
+// permitted runs the permission check: the access checker when configured, otherwise
+// Scope.Apps for actions.
+func (e *Executor) permitted(ctx context.Context, p *prepared) (string, bool, error) {
+	if e.cfg.Access == nil {
+		if p.tool.Kind == registry.KindAction && len(e.cfg.Scope.Apps) > 0 &&
+			!slices.ContainsFunc(e.cfg.Scope.Apps, func(a string) bool { return strings.EqualFold(a, p.tool.App) }) {
+			return fmt.Sprintf("app %s is not among the apps allowed here", p.tool.App), false, nil
+		}
+		return "", true, nil
+	}
+	var (
+		d   registry.Decision
+		err error
+	)
+	sub := e.cfg.Scope.subject()
+	if p.tool.Kind == registry.KindAction {
+		d, err = e.cfg.Access.CheckAction(ctx, sub, p.action)
+	} else {
+		d, err = e.cfg.Access.CheckPlatform(ctx, sub, p.spec)
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return d.Reason, d.Allowed, nil
+}
+
+// authorize runs the execution-time checks: permission, capability, confirmation.
+func (e *Executor) authorize(ctx context.Context, p *prepared, args json.RawMessage) (Result, bool) {
+	if p.tool.Kind == registry.KindAction && e.cfg.Remote == nil {
+		return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s cannot run: no Composio executor is configured", p.tool.Name)}, false
+	}
+	if p.tool.Kind == registry.KindAction || e.cfg.Access != nil {
+		reason, ok, err := e.permitted(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Result{ErrorKind: KindCancelled, Error: "cancelled: " + ctx.Err().Error()}, false
+			}
+			e.log.WarnContext(ctx, "executor: access check failed", "tool", p.tool.Name, "error", err)
+			return Result{ErrorKind: KindInternal, Error: fmt.Sprintf("could not check access to %s; try again later", p.tool.Name)}, false
+		}
+		if !ok {
+			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is not allowed: %s", p.tool.Name, reason)}, false
+		}
+	}
+	if caps := e.cfg.Scope.Capabilities; len(caps) > 0 && p.tool.Kind == registry.KindAction && len(p.tool.Capabilities) > 0 {
+		if !slices.ContainsFunc(p.tool.Capabilities, func(c string) bool { return slices.Contains(caps, c) }) {
+			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s does not fit the current request (it can %s; the request needs %s)",
+				p.tool.Name, strings.Join(p.tool.Capabilities, ", "), strings.Join(caps, ", "))}, false
+		}
+	}
+	if p.tool.Destructive {
+		if e.cfg.Confirm == nil {
+			return Result{ErrorKind: KindNeedsConfirmation, Error: fmt.Sprintf("%s is destructive and was not run: it needs the user's confirmation", p.tool.Name)}, false
+		}
+		ok, err := e.cfg.Confirm(ctx, p.tool, args)
+		if err != nil {
+			return Result{ErrorKind: KindNeedsConfirmation, Error: fmt.Sprintf("%s is destructive and was not run: %v", p.tool.Name, err)}, false
+		}
+		if !ok {
+			return Result{ErrorKind: KindNeedsConfirmation, Error: fmt.Sprintf("%s is destructive and was not run: the user did not confirm it", p.tool.Name)}, false
+		}
+	}
+	return Result{}, true
+}

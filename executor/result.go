@@ -1,0 +1,208 @@
+package executor
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Call is one tool call written by a model. It is a plain value, safe to copy and to read from several goroutines.
+type Call struct {
+	// ID is the model's tool-call id. Optional: an empty id becomes "call_<index>" in a
+	// batch and "call_0" for Execute. Within a batch, a repeated non-empty id is not run.
+	ID string
+	// Name is the tool or action the model asked for.
+	Name string
+	// Arguments is the JSON object of arguments; empty and null mean {}.
+	Arguments json.RawMessage
+	// Step orders a batch: calls with the same step run in parallel, steps run in
+	// ascending order. Calls without a step have step 0 and run first.
+	Step int
+}
+
+// ErrorKind classifies a failed Result so hosts and models can branch on it.
+type ErrorKind string
+
+// Error kinds.
+const (
+	KindUnknownTool       ErrorKind = "unknown_tool"
+	KindInvalidArguments  ErrorKind = "invalid_arguments"
+	KindForbidden         ErrorKind = "forbidden"
+	KindNeedsConfirmation ErrorKind = "needs_confirmation"
+	KindToolError         ErrorKind = "tool_error"
+	KindTimeout           ErrorKind = "timeout"
+	KindCancelled         ErrorKind = "cancelled"
+	KindPanic             ErrorKind = "panic"
+	KindSkipped           ErrorKind = "skipped"
+	KindDuplicateCall     ErrorKind = "duplicate_call"
+	KindClosed            ErrorKind = "closed"
+	KindInternal          ErrorKind = "internal"
+)
+
+// Result is the outcome of one call. Every call of a batch gets exactly one Result.
+// A Result is a value; it is safe to share once returned.
+type Result struct {
+	CallID string
+	// Tool is the resolved tool or action name (the name as called when it is unknown).
+	Tool string
+	Step int
+	// OK is true when the tool ran and returned without error.
+	OK bool
+	// Data is the tool's output as JSON (non-JSON output is carried as a JSON string);
+	// nil when the tool did not run.
+	Data json.RawMessage
+	// Error is a model-readable sentence when OK is false.
+	Error     string
+	ErrorKind ErrorKind
+	// Suggestions names the closest real tools when Kind is KindUnknownTool.
+	Suggestions []string
+	// Coerced lists the argument coercions applied (for example "/count: string -> integer").
+	Coerced []string
+	// Stripped lists the runtime-context keys removed from the arguments.
+	Stripped []string
+	// Duration is the wall time of the call, hooks included.
+	Duration time.Duration
+	// Truncated is true when Data was cut to the size limit.
+	Truncated bool
+	// Attempts is how many times the tool ran (0 when it did not run).
+	Attempts int
+}
+
+// Envelope is the standard, serialisable shape of a Result. It is a plain value, safe to copy and to read from several goroutines.
+type Envelope struct {
+	Tool       string          `json:"tool"`
+	CallID     string          `json:"call_id,omitempty"`
+	OK         bool            `json:"ok"`
+	Data       json.RawMessage `json:"data,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	ErrorKind  ErrorKind       `json:"error_kind,omitempty"`
+	DurationMS float64         `json:"duration_ms"`
+	Truncated  bool            `json:"truncated"`
+	Attempts   int             `json:"attempts"`
+}
+
+// Envelope returns r in the standard envelope shape {tool, ok, data, error, duration,
+// truncated, attempts}.
+func (r Result) Envelope() Envelope {
+	return Envelope{
+		Tool:       r.Tool,
+		CallID:     r.CallID,
+		OK:         r.OK,
+		Data:       r.Data,
+		Error:      r.Error,
+		ErrorKind:  r.ErrorKind,
+		DurationMS: float64(r.Duration.Microseconds()) / 1000,
+		Truncated:  r.Truncated,
+		Attempts:   r.Attempts,
+	}
+}
+
+// UIResult is a Result shaped for a user interface: a status, a one-line summary and the
+// structured data to render. It is a plain value, safe to copy and to read from several goroutines.
+type UIResult struct {
+	CallID      string          `json:"call_id"`
+	Tool        string          `json:"tool"`
+	Step        int             `json:"step"`
+	Status      string          `json:"status"` // "success" or "error"
+	Summary     string          `json:"summary"`
+	Data        json.RawMessage `json:"data,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	ErrorKind   ErrorKind       `json:"error_kind,omitempty"`
+	Suggestions []string        `json:"suggestions,omitempty"`
+	DurationMS  float64         `json:"duration_ms"`
+	Truncated   bool            `json:"truncated"`
+	Attempts    int             `json:"attempts"`
+}
+
+// ForUI returns r shaped for a user interface.
+func (r Result) ForUI() UIResult {
+	u := UIResult{
+		CallID:      r.CallID,
+		Tool:        r.Tool,
+		Step:        r.Step,
+		Status:      "success",
+		Data:        r.Data,
+		Error:       r.Error,
+		ErrorKind:   r.ErrorKind,
+		Suggestions: r.Suggestions,
+		DurationMS:  float64(r.Duration.Microseconds()) / 1000,
+		Truncated:   r.Truncated,
+		Attempts:    r.Attempts,
+	}
+	if !r.OK {
+		u.Status = "error"
+		u.Summary = r.Tool + " failed: " + firstLine(r.Error)
+		return u
+	}
+	u.Summary = r.Tool + " succeeded" + shapeSummary(r.Data)
+	if r.Truncated {
+		u.Summary += " (truncated)"
+	}
+	return u
+}
+
+// ForModel returns r as compact text for a tool message: the data itself when the call
+// succeeded (a JSON string is unquoted), or "error (<kind>): <message>" with suggestions
+// when it failed.
+func (r Result) ForModel() string {
+	if r.OK {
+		d := bytes.TrimSpace(r.Data)
+		if len(d) > 0 && d[0] == '"' {
+			var s string
+			if json.Unmarshal(d, &s) == nil {
+				return s
+			}
+		}
+		if len(d) == 0 {
+			return "ok"
+		}
+		var b bytes.Buffer
+		if json.Compact(&b, d) == nil {
+			return b.String()
+		}
+		return string(d)
+	}
+	var b strings.Builder
+	b.WriteString("error (")
+	b.WriteString(string(r.ErrorKind))
+	b.WriteString("): ")
+	b.WriteString(r.Error)
+	if len(r.Suggestions) > 0 && !strings.Contains(r.Error, r.Suggestions[0]) {
+		b.WriteString(" Did you mean: ")
+		b.WriteString(strings.Join(r.Suggestions, ", "))
+		b.WriteString("?")
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// shapeSummary describes the top level of a JSON value in a few words.
+func shapeSummary(d json.RawMessage) string {
+	d = bytes.TrimSpace(d)
+	if len(d) == 0 {
+		return ""
+	}
+	switch d[0] {
+	case '[':
+		var xs []json.RawMessage
+		if json.Unmarshal(d, &xs) == nil {
+			return ": " + itoa(len(xs)) + " items"
+		}
+	case '{':
+		var m map[string]json.RawMessage
+		if json.Unmarshal(d, &m) == nil {
+			return ": object with " + itoa(len(m)) + " fields"
+		}
+	}
+	return ""
+}

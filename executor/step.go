@@ -1,0 +1,209 @@
+package executor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
+)
+
+// ErrMaxTurns is returned by RunStep when the model was still calling tools after the
+// maximum number of turns.
+var ErrMaxTurns = errors.New("executor: step hit its maximum number of turns")
+
+// Role is who wrote a Message.
+type Role string
+
+// Message roles.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one message of a conversation with a model, in a provider-neutral shape. It is a plain value, safe to copy and to read from several goroutines.
+type Message struct {
+	Role    Role
+	Content string
+	// ToolCalls are the calls an assistant message asks for.
+	ToolCalls []ToolCall
+	// ToolCallID and Name identify the call a tool message answers.
+	ToolCallID string
+	Name       string
+}
+
+// ToolCall is one function call in an assistant message. It is a plain value, safe to copy and to read from several goroutines.
+type ToolCall struct {
+	ID        string
+	Name      string // the function name as offered (see schema.FunctionName)
+	Arguments json.RawMessage
+}
+
+// ToolChoice tells the model whether it must call a tool.
+type ToolChoice string
+
+// Tool choices.
+const (
+	ToolChoiceAuto     ToolChoice = "auto"
+	ToolChoiceRequired ToolChoice = "required"
+	ToolChoiceNone     ToolChoice = "none"
+)
+
+// LLMRequest is one model turn: the conversation, the functions it may call and whether it
+// must call one. An LLM must not modify it.
+type LLMRequest struct {
+	Messages   []Message
+	Tools      []schema.Function
+	ToolChoice ToolChoice
+}
+
+// LLM is a chat model that can call functions: a conversation and function definitions in,
+// one assistant message out. Hosts adapt their provider's SDK; executortest.ScriptedLLM is a
+// fake for tests. Implementations must honour ctx.
+type LLM interface {
+	Complete(ctx context.Context, req LLMRequest) (Message, error)
+}
+
+// DefaultMaxTurns bounds the model turns of a step.
+const DefaultMaxTurns = 8
+
+// Step is one recipe step for RunStep. It is a plain value, safe to copy and to read from several goroutines.
+type Step struct {
+	// Prompt is the step's instruction, sent as the user message. Required.
+	Prompt string
+	// System is a system prompt placed first. Optional.
+	System string
+	// History are earlier messages placed before the prompt. Optional.
+	History []Message
+	// Hints is the catalogue store for hint.Build (recipe mode). Optional: without it no
+	// hint is added and the tool choice stays "auto".
+	Hints hint.Store
+	// Resolver turns the prompt into the actions offered to the model. Optional.
+	Resolver *registry.Resolver
+	// Platform adds the executor's active platform tools of these categories (all of
+	// them when the slice is empty but not nil). Optional: nil adds none.
+	Platform []registry.Category
+	// MaxTurns bounds the model turns. Optional. Defaults to DefaultMaxTurns.
+	MaxTurns int
+	// Batch tunes the execution of each turn's tool calls.
+	Batch BatchOptions
+}
+
+// StepResult is what RunStep did. It belongs to the caller.
+type StepResult struct {
+	// Final is the content of the model's last message.
+	Final string
+	// Messages is the whole conversation, the model's and tools' messages included.
+	Messages []Message
+	// Turns is the number of model calls made.
+	Turns int
+	// Results are every tool result, in order.
+	Results []Result
+	// Hint is the hint that was built (empty without Step.Hints).
+	Hint hint.Result
+	// Resolution is what the resolver offered (empty without Step.Resolver).
+	Resolution registry.Resolution
+	// Tools are the functions offered to the model.
+	Tools []schema.Function
+}
+
+// RunStep runs one recipe step: it builds a hint in recipe mode, resolves the step's
+// actions, then loops: the model answers, its tool calls run (in parallel, as a batch), and
+// their results go back to the model, until the model answers without tool calls or
+// MaxTurns is reached (ErrMaxTurns). The first turn's tool choice is "required" when the
+// hint tells the model it MUST call an action. Tool failures are results the model sees,
+// not errors; RunStep returns an error only when the model fails, ctx ends, or the turns
+// run out, and then the StepResult holds what happened so far.
+func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult, error) {
+	var res StepResult
+	if llm == nil {
+		return res, fmt.Errorf("%w: run step: nil LLM", ErrInvalidConfig)
+	}
+	maxTurns := step.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = DefaultMaxTurns
+	}
+	scope := e.cfg.Scope
+	choice := ToolChoiceAuto
+	if step.Hints != nil {
+		h, err := hint.Build(ctx, step.Hints, hint.Request{
+			AgentID: scope.AgentID, WorkspaceID: scope.WorkspaceID, Prompt: step.Prompt, RecipeMode: true, Apps: scope.Apps,
+		})
+		if err != nil {
+			return res, fmt.Errorf("executor: run step: hint: %w", err)
+		}
+		res.Hint = h
+		if h.Confident {
+			choice = ToolChoiceRequired
+		}
+	}
+	if step.Resolver != nil {
+		r, err := step.Resolver.Resolve(ctx, scope.subject(), step.Prompt)
+		if err != nil {
+			return res, fmt.Errorf("executor: run step: resolve: %w", err)
+		}
+		res.Resolution = r
+		res.Tools = append(res.Tools, r.Functions...)
+	}
+	if step.Platform != nil && e.cfg.Registry != nil {
+		res.Tools = append(res.Tools, e.cfg.Registry.Functions(step.Platform...)...)
+	}
+	if len(res.Tools) == 0 {
+		choice = ToolChoiceAuto // nothing to call
+	}
+	// Route offered function names back to slugs (long slugs are shortened).
+	bySlug := make(map[string]string, len(res.Tools))
+	for _, f := range res.Tools {
+		bySlug[f.Name] = f.Slug
+	}
+
+	if step.System != "" {
+		res.Messages = append(res.Messages, Message{Role: RoleSystem, Content: step.System})
+	}
+	if res.Hint.Text != "" {
+		res.Messages = append(res.Messages, Message{Role: RoleSystem, Content: res.Hint.Text})
+	}
+	res.Messages = append(res.Messages, step.History...)
+	res.Messages = append(res.Messages, Message{Role: RoleUser, Content: step.Prompt})
+
+	for res.Turns < maxTurns {
+		if err := ctx.Err(); err != nil {
+			return res, fmt.Errorf("executor: run step: %w", err)
+		}
+		msg, err := llm.Complete(ctx, LLMRequest{Messages: res.Messages, Tools: res.Tools, ToolChoice: choice})
+		res.Turns++
+		if err != nil {
+			return res, fmt.Errorf("executor: run step: model turn %d: %w", res.Turns, err)
+		}
+		msg.Role = RoleAssistant
+		res.Messages = append(res.Messages, msg)
+		res.Final = msg.Content
+		if len(msg.ToolCalls) == 0 {
+			return res, nil
+		}
+		choice = ToolChoiceAuto // the directive is satisfied once the model has called
+		calls := make([]Call, len(msg.ToolCalls))
+		for i, tc := range msg.ToolCalls {
+			name := tc.Name
+			if slug, ok := bySlug[name]; ok {
+				name = slug
+			}
+			calls[i] = Call{ID: tc.ID, Name: name, Arguments: tc.Arguments}
+		}
+		results := e.ExecuteBatch(ctx, calls, step.Batch)
+		for i, r := range results {
+			res.Results = append(res.Results, r)
+			id := msg.ToolCalls[i].ID
+			if id == "" {
+				id = r.CallID
+			}
+			res.Messages = append(res.Messages, Message{Role: RoleTool, ToolCallID: id, Name: msg.ToolCalls[i].Name, Content: r.ForModel()})
+		}
+	}
+	return res, fmt.Errorf("%w (%d)", ErrMaxTurns, maxTurns)
+}

@@ -1,0 +1,25 @@
+package executor
+
+import (
+	"encoding/json"
+
+	"github.com/toolhint/toolhint/schema"
+)
+
+// checkArgs repairs near-miss arguments (schema.Validator.Coerce) and validates them,
+// returning the arguments to run with and the repairs made, as "path: kind" strings.
+func checkArgs(v *schema.Validator, args json.RawMessage) (json.RawMessage, []string, error) {
+	fixed, done, err := v.CoerceAndValidate(args)
+	var coerced []string
+	for _, c := range done {
+		p := c.Path
+		if p == "" {
+			p = "(root)"
+		}
+		coerced = append(coerced, p+": "+string(c.Kind))
+	}
+	if err != nil {
+		return args, coerced, err
+	}
+	return fixed, coerced, nil
+}

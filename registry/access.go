@@ -1,0 +1,234 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolhint/toolhint/cache"
+)
+
+// AccessStore is what access checks read from the catalogue store. *cache.Memory and
+// *cache.Postgres satisfy it.
+type AccessStore interface {
+	Action(ctx context.Context, slug string) (cache.Action, error)
+	App(ctx context.Context, slug string) (cache.App, error)
+	AgentApps(ctx context.Context, agentID int64) ([]cache.Assignment, error)
+	Connection(ctx context.Context, workspaceID, app string) (cache.Connection, error)
+	Connections(ctx context.Context, workspaceID string, statuses ...cache.ConnectionStatus) ([]cache.Connection, error)
+	ToolConfig(ctx context.Context, workspaceID, app string) (cache.ToolConfig, error)
+}
+
+// PlatformPermissions says which platform tools an agent may call (the earlier platform's
+// agent_tool_permissions table). Implementations must be safe for concurrent use.
+type PlatformPermissions interface {
+	PlatformToolAllowed(ctx context.Context, agentID int64, tool string) (bool, error)
+}
+
+// Subject is who wants to call a tool. It is a plain value, safe to copy and to read from several goroutines.
+type Subject struct {
+	// AgentID selects the agent's app assignments and platform permissions.
+	AgentID int64
+	// WorkspaceID, when set, requires an active workspace connection for apps that need
+	// auth and applies the workspace's enabled actions. Optional.
+	WorkspaceID string
+	// Apps, when set, replaces the agent's assignments (as in hint.Request). Optional.
+	Apps []string
+}
+
+// ToolKind says how a tool runs.
+type ToolKind string
+
+// Tool kinds.
+const (
+	KindPlatform ToolKind = "platform" // a ToolSpec in a Registry
+	KindAction   ToolKind = "composio" // a Composio action in the catalogue
+	KindUnknown  ToolKind = "unknown"
+)
+
+// Decision is the answer of an access check. When Allowed is false, Reason says why in a
+// sentence fit for a log line or for the model. It is a plain value, safe to copy and to read from several goroutines.
+type Decision struct {
+	Allowed bool
+	Reason  string
+	Kind    ToolKind
+	App     string // the action's app; empty for platform tools
+}
+
+// AccessConfig configures Access. It is copied by the constructor; changing it afterwards has no effect.
+type AccessConfig struct {
+	// Store holds assignments, connections, tool configs and the catalogue. Optional: without
+	// it every Composio action is refused.
+	Store AccessStore
+	// Registry holds the platform tools. Optional: without it every platform tool is unknown.
+	Registry *Registry
+	// Platform decides platform-tool permissions. Optional: nil allows every active
+	// registered platform tool (the host chose to register it).
+	Platform PlatformPermissions
+}
+
+// Access checks whether an agent may call a tool, as the earlier platform's
+// validate_tool_access did. It is safe for concurrent use.
+type Access struct {
+	cfg AccessConfig
+}
+
+// NewAccess returns an Access over cfg.
+func NewAccess(cfg AccessConfig) *Access { return &Access{cfg: cfg} }
+
+// Check reports whether sub may call tool. A "no" is a Decision with a reason, not an error;
+// errors are reserved for a store that fails or a cancelled context.
+func (a *Access) Check(ctx context.Context, sub Subject, tool string) (Decision, error) {
+	if a.cfg.Registry != nil {
+		if spec, ok := a.cfg.Registry.Get(tool); ok {
+			return a.CheckPlatform(ctx, sub, spec)
+		}
+	}
+	if a.cfg.Store == nil {
+		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool", truncName(tool))}, nil
+	}
+	act, err := a.cfg.Store.Action(ctx, tool)
+	if errors.Is(err, cache.ErrNotFound) {
+		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool or action", truncName(tool))}, nil
+	}
+	if err != nil {
+		return Decision{}, fmt.Errorf("registry: access %s: %w", truncName(tool), err)
+	}
+	return a.CheckAction(ctx, sub, act)
+}
+
+// CheckPlatform reports whether sub may call the platform tool spec: it must be active and,
+// when a PlatformPermissions is configured, permitted for the agent.
+func (a *Access) CheckPlatform(ctx context.Context, sub Subject, spec ToolSpec) (Decision, error) {
+	d := Decision{Kind: KindPlatform}
+	if spec.Inactive {
+		d.Reason = fmt.Sprintf("platform tool %s is inactive", spec.Name)
+		return d, nil
+	}
+	if a.cfg.Platform != nil {
+		ok, err := a.cfg.Platform.PlatformToolAllowed(ctx, sub.AgentID, spec.Name)
+		if err != nil {
+			return Decision{}, fmt.Errorf("registry: access %s: %w", spec.Name, err)
+		}
+		if !ok {
+			d.Reason = fmt.Sprintf("agent %d has no permission for platform tool %s", sub.AgentID, spec.Name)
+			return d, nil
+		}
+	}
+	d.Allowed = true
+	return d, nil
+}
+
+// CheckAction reports whether sub may call the Composio action act: the app must be one the
+// agent may use, the workspace connection must be active (unless the app needs no auth), and
+// the workspace must not have disabled the app or the action.
+func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action) (Decision, error) {
+	d := Decision{Kind: KindAction, App: act.App}
+	if a.cfg.Store == nil {
+		d.Reason = "no catalogue store is configured"
+		return d, nil
+	}
+	if act.Deprecated {
+		d.Reason = fmt.Sprintf("action %s is deprecated", act.Slug)
+		return d, nil
+	}
+	apps, err := a.AllowedApps(ctx, sub)
+	if err != nil {
+		return Decision{}, err
+	}
+	if !slices.Contains(apps, act.App) {
+		if len(sub.Apps) > 0 {
+			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", act.App)
+		} else {
+			d.Reason = fmt.Sprintf("agent %d is not assigned app %s", sub.AgentID, act.App)
+		}
+		return d, nil
+	}
+	if sub.WorkspaceID == "" {
+		d.Allowed = true
+		return d, nil
+	}
+	noAuth := act.NoAuth
+	if !noAuth {
+		app, err := a.cfg.Store.App(ctx, act.App)
+		switch {
+		case err == nil:
+			noAuth = app.NoAuth
+		case !errors.Is(err, cache.ErrNotFound):
+			return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
+		}
+	}
+	if !noAuth {
+		conn, err := a.cfg.Store.Connection(ctx, sub.WorkspaceID, act.App)
+		switch {
+		case errors.Is(err, cache.ErrNotFound):
+			d.Reason = fmt.Sprintf("workspace %s has no connection to %s", sub.WorkspaceID, act.App)
+			return d, nil
+		case err != nil:
+			return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
+		case conn.Status != cache.StatusActive:
+			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", sub.WorkspaceID, act.App, conn.Status)
+			return d, nil
+		}
+	}
+	tc, err := a.cfg.Store.ToolConfig(ctx, sub.WorkspaceID, act.App)
+	switch {
+	case errors.Is(err, cache.ErrNotFound):
+		// No configuration: every action of a connected app is enabled.
+	case err != nil:
+		return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
+	case !tc.Enabled:
+		d.Reason = fmt.Sprintf("workspace %s has disabled app %s", sub.WorkspaceID, act.App)
+		return d, nil
+	case tc.EnabledActions != nil && !slices.Contains(tc.EnabledActions, act.Slug):
+		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", sub.WorkspaceID, act.Slug)
+		return d, nil
+	}
+	d.Allowed = true
+	return d, nil
+}
+
+// AllowedApps returns the apps sub may use, ordered: sub.Apps when set; otherwise the
+// agent's active assignments; otherwise, when a workspace is given, the workspace's active
+// connections (an agent with no assignments inherits its workspace's apps).
+func (a *Access) AllowedApps(ctx context.Context, sub Subject) ([]string, error) {
+	if len(sub.Apps) > 0 {
+		out := make([]string, 0, len(sub.Apps))
+		for _, app := range sub.Apps {
+			app = strings.ToLower(strings.TrimSpace(app))
+			if app != "" && !slices.Contains(out, app) {
+				out = append(out, app)
+			}
+		}
+		slices.Sort(out)
+		return out, nil
+	}
+	if a.cfg.Store == nil {
+		return nil, nil
+	}
+	as, err := a.cfg.Store.AgentApps(ctx, sub.AgentID)
+	if err != nil && !errors.Is(err, cache.ErrNotFound) {
+		return nil, fmt.Errorf("registry: agent %d apps: %w", sub.AgentID, err)
+	}
+	var out []string
+	for _, x := range as {
+		if x.Active && !slices.Contains(out, x.App) {
+			out = append(out, x.App)
+		}
+	}
+	if len(out) == 0 && sub.WorkspaceID != "" {
+		conns, err := a.cfg.Store.Connections(ctx, sub.WorkspaceID, cache.StatusActive)
+		if err != nil && !errors.Is(err, cache.ErrNotFound) {
+			return nil, fmt.Errorf("registry: workspace %s connections: %w", sub.WorkspaceID, err)
+		}
+		for _, c := range conns {
+			if !slices.Contains(out, c.App) {
+				out = append(out, c.App)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

@@ -1,0 +1,18 @@
+// Package registry owns the tools a model may be offered: the ToolSpec of every platform
+// tool, the Registry that holds them, the access checks that decide whether an agent may call
+// a platform tool or a Composio action, and the Resolver that turns a step's prompt into the
+// function definitions of the actions it may call.
+//
+// A Registry is built once at start-up: Register checks each tool's name and compiles its
+// parameter schema, so a tool that is in the registry can always be exported and validated.
+// Typed builds a ToolSpec from an ordinary Go function, deriving the schema from the
+// function's input type.
+//
+// Access answers "may this agent call this tool?" the way the earlier platform did
+// (agent permissions for platform tools; app assignments, the workspace connection and the
+// workspace's enabled actions for Composio actions) and says why when the answer is no.
+//
+// Resolver picks the actions for one step in three tiers: action slugs written in the prompt,
+// an optional semantic search, then the catalogue ranked by package hint, capped at 30 by
+// default.
+package registry

@@ -1,0 +1,258 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"slices"
+
+	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/schema"
+)
+
+// DefaultResolveLimit caps the actions a Resolver returns, as the earlier platform did.
+const DefaultResolveLimit = 30
+
+// Tier says which tier of the resolver produced the actions.
+type Tier string
+
+// Resolver tiers.
+const (
+	TierExplicit Tier = "explicit" // action slugs written in the prompt
+	TierSemantic Tier = "semantic" // the semantic search
+	TierRanked   Tier = "ranked"   // the catalogue ranked by package hint
+	TierNone     Tier = "none"     // nothing the agent may call fits
+)
+
+// ResolverStore is what the resolver reads. *cache.Memory and *cache.Postgres satisfy it.
+type ResolverStore interface {
+	AccessStore
+	hint.Store
+}
+
+// SemanticSearch finds actions for a natural-language query among the given apps, best
+// first: Composio's tool-router search, or a host's own embedder. Implementations must be
+// safe for concurrent use.
+type SemanticSearch interface {
+	SearchActions(ctx context.Context, query string, apps []string, limit int) ([]string, error)
+}
+
+// Ranker ranks the catalogue actions of apps against a prompt, best first (tier 3).
+// Implementations must be safe for concurrent use.
+type Ranker interface {
+	Rank(ctx context.Context, prompt string, apps []string, limit int) ([]string, error)
+}
+
+// RankerFunc adapts a function to Ranker.
+type RankerFunc func(ctx context.Context, prompt string, apps []string, limit int) ([]string, error)
+
+// Rank calls f.
+func (f RankerFunc) Rank(ctx context.Context, prompt string, apps []string, limit int) ([]string, error) {
+	return f(ctx, prompt, apps, limit)
+}
+
+// ResolverConfig configures a Resolver. It is copied by the constructor; changing it afterwards has no effect.
+type ResolverConfig struct {
+	// Store is the catalogue and the permission data. Required.
+	Store ResolverStore
+	// Search is tier 2. Optional: without it the resolver goes from tier 1 to tier 3.
+	Search SemanticSearch
+	// Ranker is tier 3. Optional. Defaults to ranking by package hint.
+	Ranker Ranker
+	// Limit caps the actions returned. Optional. Defaults to DefaultResolveLimit.
+	Limit int
+	// Platform decides platform-tool permissions for the access checks. Optional.
+	Platform PlatformPermissions
+	// Logger records tier failures (a failing tier is skipped, not fatal). Optional: nil is
+	// silent.
+	Logger *slog.Logger
+}
+
+// Resolver turns a step's prompt into the function definitions of the actions the agent may
+// call (seed 001's ComposioToolService). It is safe for concurrent use.
+type Resolver struct {
+	cfg    ResolverConfig
+	access *Access
+	log    *slog.Logger
+}
+
+// NewResolver returns a Resolver. It fails when cfg.Store is nil.
+func NewResolver(cfg ResolverConfig) (*Resolver, error) {
+	if cfg.Store == nil {
+		return nil, fmt.Errorf("%w: resolver needs a store", ErrInvalidConfig)
+	}
+	if cfg.Limit <= 0 {
+		cfg.Limit = DefaultResolveLimit
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Ranker == nil {
+		cfg.Ranker = newHintRanker(cfg.Store, cfg.Limit, cfg.Logger)
+	}
+	return &Resolver{cfg: cfg, access: NewAccess(AccessConfig{Store: cfg.Store, Platform: cfg.Platform}), log: log}, nil
+}
+
+// Resolution is what Resolve found. It belongs to the caller.
+type Resolution struct {
+	// Functions are the function definitions, in the order of Actions.
+	Functions []schema.Function
+	// Actions are the action slugs, best first.
+	Actions []string
+	// Tier is the tier that produced them.
+	Tier Tier
+	// Apps are the apps the subject may use.
+	Apps []string
+	// Skipped names actions found but left out, with the reason (not allowed, bad schema).
+	Skipped map[string]string
+}
+
+var slugRE = regexp.MustCompile(`\b_?[A-Z0-9]*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
+
+// ExplicitSlugs returns the upper-case action-like slugs written in a prompt, in order of
+// first appearance, without duplicates.
+func ExplicitSlugs(prompt string) []string {
+	var out []string
+	for _, m := range slugRE.FindAllString(prompt, 64) {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Resolve returns the actions sub may call for prompt, at most the configured limit. Tier 1
+// keeps the slugs written in the prompt that sub may call; when it finds none, tier 2 asks
+// the semantic search; when that finds none (or fails, which is logged), tier 3 ranks the
+// catalogue. Every returned action passed the same access check the executor applies.
+// Errors are returned only for a cancelled context or a store failure while reading the
+// subject's apps.
+func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Resolution, error) {
+	apps, err := r.access.AllowedApps(ctx, sub)
+	if err != nil {
+		return Resolution{}, err
+	}
+	res := Resolution{Tier: TierNone, Apps: apps}
+	if len(apps) == 0 {
+		return res, nil
+	}
+	tiers := []struct {
+		tier Tier
+		find func() ([]string, error)
+	}{
+		{TierExplicit, func() ([]string, error) { return ExplicitSlugs(prompt), nil }},
+		{TierSemantic, func() ([]string, error) {
+			if r.cfg.Search == nil {
+				return nil, nil
+			}
+			return r.cfg.Search.SearchActions(ctx, prompt, apps, r.cfg.Limit)
+		}},
+		{TierRanked, func() ([]string, error) { return r.cfg.Ranker.Rank(ctx, prompt, apps, r.cfg.Limit) }},
+	}
+	for _, t := range tiers {
+		if err := ctx.Err(); err != nil {
+			return Resolution{}, fmt.Errorf("registry: resolve: %w", err)
+		}
+		slugs, err := t.find()
+		if err != nil {
+			if ctx.Err() != nil {
+				return Resolution{}, fmt.Errorf("registry: resolve: %w", ctx.Err())
+			}
+			r.log.WarnContext(ctx, "registry: resolver tier failed", "tier", string(t.tier), "agent_id", sub.AgentID, "error", err)
+			continue
+		}
+		if len(slugs) == 0 {
+			continue
+		}
+		if err := r.keep(ctx, sub, slugs, &res); err != nil {
+			return Resolution{}, err
+		}
+		if len(res.Actions) > 0 {
+			res.Tier = t.tier
+			r.log.DebugContext(ctx, "registry: resolved", "tier", string(t.tier), "agent_id", sub.AgentID, "apps", apps, "matched", len(res.Actions))
+			return res, nil
+		}
+	}
+	return res, nil
+}
+
+// keep adds the slugs sub may call to res, up to the limit.
+func (r *Resolver) keep(ctx context.Context, sub Subject, slugs []string, res *Resolution) error {
+	for _, slug := range slugs {
+		if len(res.Actions) >= r.cfg.Limit {
+			break
+		}
+		if slices.Contains(res.Actions, slug) {
+			continue
+		}
+		act, err := r.cfg.Store.Action(ctx, slug)
+		if errors.Is(err, cache.ErrNotFound) {
+			continue // a word that looks like a slug, or a stale search hit
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("registry: resolve: %w", ctx.Err())
+			}
+			r.skip(res, slug, "lookup failed: "+err.Error())
+			continue
+		}
+		d, err := r.access.CheckAction(ctx, sub, act)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("registry: resolve: %w", ctx.Err())
+			}
+			r.skip(res, slug, "access check failed: "+err.Error())
+			continue
+		}
+		if !d.Allowed {
+			r.skip(res, slug, d.Reason)
+			continue
+		}
+		fn, err := schema.Convert(act.Slug, act.Description, act.Parameters)
+		if err != nil {
+			r.skip(res, slug, "schema: "+err.Error())
+			continue
+		}
+		res.Actions = append(res.Actions, act.Slug)
+		res.Functions = append(res.Functions, fn)
+	}
+	return nil
+}
+
+func (r *Resolver) skip(res *Resolution, slug, why string) {
+	if res.Skipped == nil {
+		res.Skipped = make(map[string]string)
+	}
+	res.Skipped[slug] = why
+}
+
+// hintRanker is the default tier 3: package hint's ranking in recipe mode (pure token
+// matching, no capability gate), with its per-app and total caps raised to the limit.
+type hintRanker struct {
+	st ResolverStore
+	b  *hint.Builder
+}
+
+func newHintRanker(st ResolverStore, limit int, log *slog.Logger) hintRanker {
+	return hintRanker{st: st, b: hint.New(hint.Config{Logger: log, Limits: hint.Limits{
+		MaxActions:       limit,
+		MaxActionsPerApp: limit,
+		MaxFallbackRows:  limit,
+	}})}
+}
+
+func (h hintRanker) Rank(ctx context.Context, prompt string, apps []string, limit int) ([]string, error) {
+	res, err := h.b.Build(ctx, h.st, hint.Request{Prompt: prompt, RecipeMode: true, Apps: apps})
+	if err != nil {
+		return nil, err
+	}
+	out := res.MatchedActions
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}

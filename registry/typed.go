@@ -1,0 +1,43 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolhint/toolhint/schema"
+)
+
+// Typed turns a Go function into a ToolSpec. The parameter schema is derived from In (a
+// struct; see schema.FromType for the tags it reads); the executor validates and coerces the
+// model's arguments against it before Run decodes them into an In, and the Out the function
+// returns is encoded as JSON. spec supplies everything else (Name and Description at least);
+// its Parameters and Run are replaced. Typed fails when In is not a struct.
+func Typed[In, Out any](spec ToolSpec, fn func(ctx context.Context, in In) (Out, error)) (ToolSpec, error) {
+	if fn == nil {
+		return ToolSpec{}, fmt.Errorf("%w: %s: nil function", ErrInvalidTool, truncName(spec.Name))
+	}
+	params, err := schema.FromType[In]()
+	if err != nil {
+		return ToolSpec{}, fmt.Errorf("%w: %s: %w", ErrInvalidTool, truncName(spec.Name), err)
+	}
+	spec.Parameters = params
+	spec.Run = func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+		var in In
+		if len(args) > 0 {
+			if err := json.Unmarshal(args, &in); err != nil {
+				return nil, fmt.Errorf("decoding arguments: %w", err)
+			}
+		}
+		out, err := fn(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("encoding result: %w", err)
+		}
+		return b, nil
+	}
+	return spec, nil
+}
