@@ -62,6 +62,10 @@ func checkText(what, s string, max int) error {
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("%s is not valid UTF-8", what)
 	}
+	// PostgreSQL text cannot hold NUL; refusing it here keeps both stores in agreement.
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("%s contains a NUL byte", what)
+	}
 	return nil
 }
 

@@ -374,6 +374,8 @@ func testApplyInvalid(t *testing.T, st cache.Store) {
 		{"app name too long", cache.Batch{Apps: []cache.App{{Slug: "x", DisplayName: long(cache.MaxNameLen + 1)}}}, cache.ErrInvalid},
 		{"app description too long", cache.Batch{Apps: []cache.App{{Slug: "x", Description: long(cache.MaxDescriptionLen + 1)}}}, cache.ErrInvalid},
 		{"app not UTF-8", cache.Batch{Apps: []cache.App{{Slug: "x", Description: "bad \xff"}}}, cache.ErrInvalid},
+		{"app description with NUL", cache.Batch{Apps: []cache.App{{Slug: "x", Description: "bad \x00 byte"}}}, cache.ErrInvalid},
+		{"action name with NUL", with(func(a *cache.Action) { a.DisplayName = "New\x00" }), cache.ErrInvalid},
 		{"trigger config not an object", cache.Batch{Apps: []cache.App{{Slug: "x", Triggers: []cache.Trigger{{Slug: "T", Config: json.RawMessage(`[1]`)}}}}}, cache.ErrInvalid},
 		{"duplicate app", cache.Batch{Apps: []cache.App{{Slug: "x"}, {Slug: "X"}}}, cache.ErrConflict},
 		{"empty action slug", with(func(a *cache.Action) { a.Slug = "" }), cache.ErrInvalid},

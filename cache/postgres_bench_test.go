@@ -1,0 +1,118 @@
+package cache_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/toolhint/toolhint/cache"
+)
+
+// pgBenchApps are eight everyday apps of the shared catalogue: the size of request
+// hint.Build makes when an agent has a handful of apps (426 actions in the snapshot).
+var pgBenchApps = []string{"gmail", "slack", "notion", "googlecalendar", "googledrive", "jira", "linear", "outlook"}
+
+// pgLoadCatalogue returns a PostgreSQL store holding the shared catalogue.
+func pgLoadCatalogue(b *testing.B) *cache.Postgres {
+	b.Helper()
+	dsn := pgTestDSN(b)
+	data, err := os.ReadFile(catalogPath(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := newTestPostgres(b, dsn)
+	if _, err := cache.ImportJSONL(context.Background(), st, bytes.NewReader(data)); err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// BenchmarkPostgresImportJSONL imports the shared catalogue into an empty PostgreSQL store
+// (target: under 8 s).
+func BenchmarkPostgresImportJSONL(b *testing.B) {
+	dsn := pgTestDSN(b)
+	data, err := os.ReadFile(catalogPath(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for range b.N {
+		b.StopTimer()
+		st := newTestPostgres(b, dsn)
+		b.StartTimer()
+		n, err := cache.ImportJSONL(ctx, st, bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(n), "actions")
+	}
+}
+
+// BenchmarkPostgresReimportJSONL imports the shared catalogue into a store that already
+// holds it: every row is unchanged and skipped by its content hash.
+func BenchmarkPostgresReimportJSONL(b *testing.B) {
+	st := pgLoadCatalogue(b)
+	data, err := os.ReadFile(catalogPath(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := cache.ImportJSONL(ctx, st, bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPostgresAppActions reads one app's actions with their enabled state in a
+// workspace that has saved a selection (target: under 5 ms).
+func BenchmarkPostgresAppActions(b *testing.B) {
+	st := pgLoadCatalogue(b)
+	ctx := context.Background()
+	for _, bc := range []struct {
+		name  string
+		app   string
+		limit int
+	}{
+		{"gmail", "gmail", 0},          // 23 actions, the default page
+		{"github-page", "github", 0},   // the first 50 of 936
+		{"github-all", "github", 1000}, // all 936
+		{"slack-search", "slack", 0},   // a text search over 186 actions
+	} {
+		page, err := st.AppActions(ctx, cache.AppActionsQuery{App: bc.app, Limit: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		enabled := []string{page.Actions[0].Action.Slug, page.Actions[1].Action.Slug}
+		if err := st.SaveEnabledActions(ctx, "ws-bench", bc.app, enabled); err != nil {
+			b.Fatal(err)
+		}
+		q := cache.AppActionsQuery{App: bc.app, WorkspaceID: "ws-bench", Limit: bc.limit}
+		if bc.name == "slack-search" {
+			q.Search = "message"
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				page, err := st.AppActions(ctx, q)
+				if err != nil || len(page.Actions) == 0 {
+					b.Fatalf("AppActions = %d actions, %v", len(page.Actions), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPostgresActionMeta reads the metadata of eight apps' actions, as hint.Build does
+// every model turn (target: under 5 ms).
+func BenchmarkPostgresActionMeta(b *testing.B) {
+	st := pgLoadCatalogue(b)
+	ctx := context.Background()
+	for b.Loop() {
+		ms, err := st.ActionMeta(ctx, pgBenchApps)
+		if err != nil || len(ms) == 0 {
+			b.Fatalf("ActionMeta = %d rows, %v", len(ms), err)
+		}
+	}
+}

@@ -1,0 +1,391 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+)
+
+const pgAppColumns = `slug, display_name, description, logo, categories, auth_schemes,
+	composio_managed_auth_schemes, no_auth, action_count, trigger_count, status, latest_version,
+	triggers, updated_at`
+
+type pgAppScan struct {
+	Slug                       string         `db:"slug"`
+	DisplayName                string         `db:"display_name"`
+	Description                string         `db:"description"`
+	Logo                       string         `db:"logo"`
+	Categories                 pq.StringArray `db:"categories"`
+	AuthSchemes                pq.StringArray `db:"auth_schemes"`
+	ComposioManagedAuthSchemes pq.StringArray `db:"composio_managed_auth_schemes"`
+	NoAuth                     bool           `db:"no_auth"`
+	ActionCount                int            `db:"action_count"`
+	TriggerCount               int            `db:"trigger_count"`
+	Status                     string         `db:"status"`
+	LatestVersion              string         `db:"latest_version"`
+	Triggers                   sql.NullString `db:"triggers"`
+	UpdatedAt                  sql.NullTime   `db:"updated_at"`
+	Total                      int            `db:"total"`
+}
+
+func (r pgAppScan) app() (App, error) {
+	ts, err := pgDecodeTriggers(r.Triggers)
+	if err != nil {
+		return App{}, err
+	}
+	return App{
+		Slug:                       r.Slug,
+		DisplayName:                r.DisplayName,
+		Description:                r.Description,
+		Logo:                       r.Logo,
+		Categories:                 r.Categories,
+		AuthSchemes:                r.AuthSchemes,
+		ComposioManagedAuthSchemes: r.ComposioManagedAuthSchemes,
+		NoAuth:                     r.NoAuth,
+		ActionCount:                r.ActionCount,
+		TriggerCount:               r.TriggerCount,
+		Status:                     r.Status,
+		LatestVersion:              r.LatestVersion,
+		Triggers:                   ts,
+		UpdatedAt:                  pgTime(r.UpdatedAt),
+	}, nil
+}
+
+// App returns the app with the given slug, or ErrNotFound.
+func (p *Postgres) App(ctx context.Context, slug string) (App, error) {
+	slug, err := normAppSlug(slug)
+	if err != nil {
+		return App{}, fmt.Errorf("cache: %w", err)
+	}
+	var r pgAppScan
+	err = p.db.GetContext(ctx, &r, `SELECT `+pgAppColumns+` FROM apps WHERE slug = $1`, slug)
+	if errors.Is(err, sql.ErrNoRows) {
+		return App{}, fmt.Errorf("cache: app %q: %w", slug, ErrNotFound)
+	}
+	if err != nil {
+		return App{}, fmt.Errorf("cache: app %q: %w", slug, pgErr(ctx, err))
+	}
+	return r.app()
+}
+
+// ListApps returns one page of apps ordered by slug, with the number of apps matching q.
+func (p *Postgres) ListApps(ctx context.Context, q AppQuery) (AppPage, error) {
+	limit, offset, err := pageBounds(q.Limit, q.Offset)
+	if err != nil {
+		return AppPage{}, err
+	}
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	if cat := strings.TrimSpace(q.Category); cat != "" {
+		where = append(where, `categories_lower @> ARRAY[`+arg(strings.ToLower(cat))+`]::text[]`)
+	}
+	if q.Search != "" {
+		where = append(where, `search LIKE `+arg(pgContains(strings.ToLower(q.Search)))+` ESCAPE '\'`)
+	}
+	if len(q.Hidden) > 0 {
+		hidden := make([]string, len(q.Hidden))
+		for i, h := range q.Hidden {
+			hidden[i] = strings.ToLower(strings.TrimSpace(h))
+		}
+		where = append(where, `slug <> ALL(`+arg(pq.StringArray(hidden))+`)`)
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = ` WHERE ` + strings.Join(where, ` AND `)
+	}
+	var rows []pgAppScan
+	query := `SELECT ` + pgAppColumns + `, count(*) OVER () AS total FROM apps` + cond +
+		` ORDER BY slug LIMIT ` + arg(limit) + ` OFFSET ` + arg(offset)
+	if err := p.db.SelectContext(ctx, &rows, query, args...); err != nil {
+		return AppPage{}, fmt.Errorf("cache: list apps: %w", pgErr(ctx, err))
+	}
+	page := AppPage{Apps: make([]App, 0, len(rows))}
+	for _, r := range rows {
+		a, err := r.app()
+		if err != nil {
+			return AppPage{}, err
+		}
+		page.Apps = append(page.Apps, a)
+		page.Total = r.Total
+	}
+	if len(rows) == 0 && offset > 0 {
+		// The page is past the end; count the matches on their own (the last two
+		// arguments are the limit and offset).
+		if err := p.db.GetContext(ctx, &page.Total, `SELECT count(*) FROM apps`+cond, args[:len(args)-2]...); err != nil {
+			return AppPage{}, fmt.Errorf("cache: list apps: %w", pgErr(ctx, err))
+		}
+	}
+	return page, nil
+}
+
+// AppTriggers returns an app's triggers; ErrNotFound when the app is not stored.
+func (p *Postgres) AppTriggers(ctx context.Context, app string) ([]Trigger, error) {
+	app, err := normAppSlug(app)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	var raw sql.NullString
+	err = p.db.GetContext(ctx, &raw, `SELECT triggers FROM apps WHERE slug = $1`, app)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("cache: app %q triggers: %w", app, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cache: app %q triggers: %w", app, pgErr(ctx, err))
+	}
+	ts, err := pgDecodeTriggers(raw)
+	if ts == nil && err == nil {
+		ts = []Trigger{}
+	}
+	return ts, err
+}
+
+const pgActionColumns = `slug, app, display_name, display_name_derived, description, parameters,
+	response, tags, version, deprecated, no_auth, destructive, read_only, fidelity, source, updated_at`
+
+type pgActionScan struct {
+	Slug               string         `db:"slug"`
+	App                string         `db:"app"`
+	DisplayName        string         `db:"display_name"`
+	DisplayNameDerived bool           `db:"display_name_derived"`
+	Description        string         `db:"description"`
+	Parameters         sql.NullString `db:"parameters"`
+	Response           sql.NullString `db:"response"`
+	Tags               pq.StringArray `db:"tags"`
+	Version            string         `db:"version"`
+	Deprecated         bool           `db:"deprecated"`
+	NoAuth             bool           `db:"no_auth"`
+	Destructive        sql.NullBool   `db:"destructive"`
+	ReadOnly           sql.NullBool   `db:"read_only"`
+	Fidelity           string         `db:"fidelity"`
+	Source             string         `db:"source"`
+	UpdatedAt          sql.NullTime   `db:"updated_at"`
+}
+
+func (r pgActionScan) action() Action {
+	return Action{
+		App:                r.App,
+		Slug:               r.Slug,
+		DisplayName:        r.DisplayName,
+		DisplayNameDerived: r.DisplayNameDerived,
+		Description:        r.Description,
+		Parameters:         pgRaw(r.Parameters),
+		Response:           pgRaw(r.Response),
+		Tags:               r.Tags,
+		Version:            r.Version,
+		Deprecated:         r.Deprecated,
+		NoAuth:             r.NoAuth,
+		Destructive:        pgNullBool(r.Destructive),
+		ReadOnly:           pgNullBool(r.ReadOnly),
+		Fidelity:           r.Fidelity,
+		Source:             r.Source,
+		UpdatedAt:          pgTime(r.UpdatedAt),
+	}
+}
+
+func pgRaw(s sql.NullString) json.RawMessage {
+	if !s.Valid {
+		return nil
+	}
+	return json.RawMessage(s.String)
+}
+
+func pgNullBool(b sql.NullBool) *bool {
+	if !b.Valid {
+		return nil
+	}
+	v := b.Bool
+	return &v
+}
+
+// pgSelectActions runs SELECT <action columns> FROM actions <tail>.
+func pgSelectActions(ctx context.Context, q sqlx.QueryerContext, tail string, args ...any) ([]Action, error) {
+	var rows []pgActionScan
+	if err := sqlx.SelectContext(ctx, q, &rows, `SELECT `+pgActionColumns+` FROM actions `+tail, args...); err != nil {
+		return nil, err
+	}
+	out := make([]Action, len(rows))
+	for i, r := range rows {
+		out[i] = r.action()
+	}
+	return out, nil
+}
+
+// Action returns the action with the given slug, or ErrNotFound.
+func (p *Postgres) Action(ctx context.Context, slug string) (Action, error) {
+	slug, err := normActionSlug(slug)
+	if err != nil {
+		return Action{}, fmt.Errorf("cache: %w", err)
+	}
+	var r pgActionScan
+	err = p.db.GetContext(ctx, &r, `SELECT `+pgActionColumns+` FROM actions WHERE slug = $1`, slug)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Action{}, fmt.Errorf("cache: action %q: %w", slug, ErrNotFound)
+	}
+	if err != nil {
+		return Action{}, fmt.Errorf("cache: action %q: %w", slug, pgErr(ctx, err))
+	}
+	return r.action(), nil
+}
+
+// Actions lists actions ordered by app then slug.
+func (p *Postgres) Actions(ctx context.Context, f ActionFilter) ([]Action, error) {
+	if f.Limit < 0 || f.Offset < 0 {
+		return nil, fmt.Errorf("cache: actions: %w: negative limit or offset", ErrInvalid)
+	}
+	limit := sql.NullInt64{Int64: int64(f.Limit), Valid: f.Limit > 0} // NULL: no limit
+	var (
+		out []Action
+		err error
+	)
+	if len(f.Apps) > 0 {
+		apps, nerr := normAppList(f.Apps)
+		if nerr != nil {
+			return nil, nerr
+		}
+		out, err = pgSelectActions(ctx, p.db, `WHERE app = ANY($1) ORDER BY app, slug LIMIT $2 OFFSET $3`,
+			pq.StringArray(apps), limit, f.Offset)
+	} else {
+		out, err = pgSelectActions(ctx, p.db, `ORDER BY app, slug LIMIT $1 OFFSET $2`, limit, f.Offset)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cache: actions: %w", pgErr(ctx, err))
+	}
+	return out, nil
+}
+
+// AppActions returns one page of an app's actions, ordered by slug, each with its enabled
+// state in q.WorkspaceID; ErrNotFound when the app is not stored.
+func (p *Postgres) AppActions(ctx context.Context, q AppActionsQuery) (ActionPage, error) {
+	app, err := normAppSlug(q.App)
+	if err != nil {
+		return ActionPage{}, fmt.Errorf("cache: %w", err)
+	}
+	limit, offset, err := pageBounds(q.Limit, q.Offset)
+	if err != nil {
+		return ActionPage{}, err
+	}
+	search := strings.ToLower(q.Search)
+	// One round trip: the app's existence, the workspace's config, and the page.
+	// enabled: no config or a NULL enabled_actions list means every action is enabled.
+	const query = `WITH app AS (SELECT slug FROM apps WHERE slug = $1),
+		cfg AS (SELECT enabled, enabled_actions FROM tool_configs WHERE workspace_id = $2 AND app = $1),
+		m AS (
+			SELECT ` + pgActionColumns + `, count(*) OVER () AS total FROM actions
+			WHERE app = $1 AND ($3 = '' OR search LIKE $4 ESCAPE '\')
+			ORDER BY slug LIMIT $5 OFFSET $6)
+		SELECT m.slug, m.app, m.display_name, m.display_name_derived, m.description, m.parameters,
+			m.response, m.tags, m.version, m.deprecated, m.no_auth, m.destructive, m.read_only,
+			m.fidelity, m.source, m.updated_at, m.total,
+			coalesce((SELECT ` + pgEnabledExpr + ` FROM cfg), true) AS enabled
+		FROM app LEFT JOIN m ON true ORDER BY m.slug`
+	rows, err := p.db.QueryxContext(ctx, query, app, q.WorkspaceID, search, pgContains(search), limit, offset)
+	if err != nil {
+		return ActionPage{}, fmt.Errorf("cache: app %q actions: %w", app, pgErr(ctx, err))
+	}
+	defer rows.Close()
+	found := false
+	page := ActionPage{Actions: []ActionState{}}
+	for rows.Next() {
+		found = true
+		var (
+			slug, appSlug, name, desc, version, fidelity, source sql.NullString
+			derived, deprecated, noAuth                          sql.NullBool
+			params, resp                                         sql.NullString
+			tags                                                 pq.StringArray
+			destructive, readOnly                                sql.NullBool
+			updated                                              sql.NullTime
+			total                                                sql.NullInt64
+			enabled                                              bool
+		)
+		if err := rows.Scan(&slug, &appSlug, &name, &derived, &desc, &params, &resp, &tags, &version,
+			&deprecated, &noAuth, &destructive, &readOnly, &fidelity, &source, &updated, &total, &enabled); err != nil {
+			return ActionPage{}, fmt.Errorf("cache: app %q actions: %w", app, pgErr(ctx, err))
+		}
+		if !slug.Valid { // the app exists but no action is on this page
+			continue
+		}
+		page.Total = int(total.Int64)
+		page.Actions = append(page.Actions, ActionState{Enabled: enabled, Action: pgActionScan{
+			Slug: slug.String, App: appSlug.String, DisplayName: name.String,
+			DisplayNameDerived: derived.Bool, Description: desc.String, Parameters: params,
+			Response: resp, Tags: tags, Version: version.String, Deprecated: deprecated.Bool,
+			NoAuth: noAuth.Bool, Destructive: destructive, ReadOnly: readOnly,
+			Fidelity: fidelity.String, Source: source.String, UpdatedAt: updated,
+		}.action()})
+	}
+	if err := rows.Err(); err != nil {
+		return ActionPage{}, fmt.Errorf("cache: app %q actions: %w", app, pgErr(ctx, err))
+	}
+	if !found {
+		return ActionPage{}, fmt.Errorf("cache: app %q actions: %w", app, ErrNotFound)
+	}
+	if len(page.Actions) == 0 && offset > 0 {
+		err := p.db.GetContext(ctx, &page.Total, `SELECT count(*) FROM actions a WHERE a.app = $1
+			AND ($2 = '' OR a.search LIKE $3 ESCAPE '\')`, app, search, pgContains(search))
+		if err != nil {
+			return ActionPage{}, fmt.Errorf("cache: app %q actions: %w", app, pgErr(ctx, err))
+		}
+	}
+	return page, nil
+}
+
+// pgEnabledExpr is whether action m is enabled under the config row cfg. It is computed per
+// row so the query stays one statement.
+const pgEnabledExpr = `cfg.enabled_actions IS NULL OR m.slug = ANY(cfg.enabled_actions)`
+
+// ActionMeta returns the metadata of every action of the given apps (all apps when apps is
+// empty), ordered by app then action, in one query. Unknown apps contribute nothing.
+func (p *Postgres) ActionMeta(ctx context.Context, apps []string) ([]ActionMeta, error) {
+	const cols = `SELECT action, app, packed FROM action_meta `
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if len(apps) > 0 {
+		list, nerr := normAppList(apps)
+		if nerr != nil {
+			return nil, nerr
+		}
+		rows, err = p.db.QueryContext(ctx, cols+`WHERE app = ANY($1) ORDER BY app, action`, pq.StringArray(list))
+	} else {
+		rows, err = p.db.QueryContext(ctx, cols+`ORDER BY app, action`)
+	}
+	if err != nil {
+		return nil, pgWrap(ctx, "action meta", err)
+	}
+	defer rows.Close()
+	out := []ActionMeta{}
+	for rows.Next() {
+		var (
+			m      ActionMeta
+			packed string
+		)
+		if err := rows.Scan(&m.Action, &m.App, &packed); err != nil {
+			return nil, pgWrap(ctx, "action meta", err)
+		}
+		if err := pgUnpackMeta(packed, &m); err != nil {
+			return nil, fmt.Errorf("cache: action meta %s: %w", m.Action, err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, pgWrap(ctx, "action meta", err)
+	}
+	return out, nil
+}
+
+// pgContains is a LIKE pattern matching s anywhere, with the pattern characters escaped by
+// likeEscape (queries say ESCAPE '\').
+func pgContains(s string) string {
+	return "%" + likeEscape(s) + "%"
+}
