@@ -39,6 +39,8 @@ type Memory struct {
 	connections map[connKey]Connection
 	configs     map[connKey]ToolConfig
 	enabledSets map[connKey]map[string]bool // EnabledActions of configs as sets; immutable values
+
+	syncSlot chan struct{} // the sync lock: holds a token while a sync runs (see LockSync)
 }
 
 type classifierBox struct{ c Classifier }
@@ -81,6 +83,7 @@ func NewMemory() *Memory {
 		connections: make(map[connKey]Connection),
 		configs:     make(map[connKey]ToolConfig),
 		enabledSets: make(map[connKey]map[string]bool),
+		syncSlot:    make(chan struct{}, 1),
 	}
 	m.catalog.Store(&memCatalog{apps: map[string]*memApp{}, actions: map[string]*memAction{}})
 	m.classif.Store(&classifierBox{NewClassifier(nil)})

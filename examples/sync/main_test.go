@@ -1,0 +1,481 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	_ "github.com/lib/pq"
+
+	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/composio"
+	"github.com/toolhint/toolhint/composio/composiotest"
+)
+
+var (
+	catalogPath = flag.String("catalog", os.Getenv("TOOLHINT_CATALOG"), "JSONL action catalogue for the end-to-end test and benchmarks (default $TOOLHINT_CATALOG)")
+	appsPath    = flag.String("apps", os.Getenv("TOOLHINT_APPS"), "JSONL apps file for the end-to-end test and benchmarks (default $TOOLHINT_APPS)")
+)
+
+const pgEnv = "TOOLHINT_TEST_POSTGRES_DSN"
+
+// smallCatalogue is a few realistic rows in the JSONL catalogue format, written for these
+// tests.
+const smallCatalogue = `{"app":"GMAIL","action":"GMAIL_SEND_EMAIL","display_name":"Send email","description":"Sends an email to one or more recipients.","parameters":{"type":"object","properties":{"recipient_email":{"type":"string","description":"Who gets the email."},"subject":{"type":"string"},"body":{"type":"string"}},"required":["recipient_email","body"]},"tags":["openWorldHint"]}
+{"app":"GMAIL","action":"GMAIL_FETCH_EMAILS","display_name":"Fetch emails","description":"Lists the newest emails in the mailbox.","parameters":{"type":"object","properties":{"max_results":{"type":"integer","default":10}}},"tags":["readOnlyHint"]}
+{"app":"GMAIL","action":"GMAIL_DELETE_MESSAGE","display_name":"Delete message","description":"Permanently deletes one message.","parameters":{"type":"object","properties":{"message_id":{"type":"string"}},"required":["message_id"]},"tags":["destructiveHint"]}
+{"app":"SLACK","action":"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL","display_name":"Send message","description":"Posts a message to a channel.","parameters":{"type":"object","properties":{"channel":{"type":"string"},"text":{"type":"string"}},"required":["channel","text"]}}
+{"app":"SLACK","action":"SLACK_LIST_ALL_CHANNELS","display_name":"List channels","description":"Lists the workspace's channels.","parameters":{"type":"object","properties":{"limit":{"type":"integer","default":100}}}}
+{"app":"GITHUB","action":"GITHUB_CREATE_AN_ISSUE","display_name":"Create an issue","description":"Opens an issue in a repository.","parameters":{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},"title":{"type":"string"},"body":{"type":"string","default":""}},"required":["owner","repo","title"]}}
+`
+
+func writeSmallCatalogue(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "catalogue.jsonl")
+	if err := os.WriteFile(path, []byte(smallCatalogue), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunAgainstTheFake(t *testing.T) {
+	path := writeSmallCatalogue(t)
+	var out, errOut bytes.Buffer
+	noEnv := func(string) string { return "" }
+	if err := run(context.Background(), []string{"-fake", path, "-bar=false"}, noEnv, &out, &errOut); err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, errOut.String())
+	}
+	for _, want := range []string{
+		"sync full (job 1, succeeded)",
+		"apps:    3 listed, 3 written, 0 unchanged, 0 deleted",
+		"actions: 6 listed, 6 written, 0 unchanged, 0 deleted",
+		"catalogue: 3 apps (3 with actions), 6 actions",
+		"job 1: full succeeded, 3 apps and 6 actions written, 0 actions deleted",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, want := range []string{"apps: 3/3 apps, 1 pages", "actions: 6/6 actions, 2 pages", "write: done"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, errOut.String())
+		}
+	}
+
+	// The bar redraws in place on a terminal.
+	errOut.Reset()
+	if err := run(context.Background(), []string{"-fake", path, "-bar"}, noEnv, &out, &errOut); err != nil {
+		t.Fatalf("run -bar: %v", err)
+	}
+	if !strings.Contains(errOut.String(), "\ractions  [##############################] 100%  6/6 actions, 2 pages") {
+		t.Errorf("bar output:\n%q", errOut.String())
+	}
+}
+
+func TestRunNeedsAKeyOrTheFake(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no key", nil, "COMPOSIO_API_KEY"},
+		{"bad flag", []string{"-nope"}, "flag provided but not defined"},
+		{"stray argument", []string{"extra"}, "unexpected arguments"},
+		{"missing catalogue", []string{"-fake", filepath.Join(t.TempDir(), "none.jsonl")}, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), tt.args, func(string) string { return "" }, &out, &errOut)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("run error = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestAdapterTransientErrors: a 429 that outlasts the client's own retries is marked
+// transient, so the sync retries the page later; a 404 is not.
+func TestAdapterTransientErrors(t *testing.T) {
+	cat, err := composiotest.ReadCatalog(strings.NewReader(smallCatalogue))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		fault   composiotest.Fault
+		wantErr error // nil: the sync recovers
+	}{
+		{"429 after the client gives up", composiotest.RateLimited(0), nil},
+		{"503 after the client gives up", composiotest.ServerError(503), nil},
+		{"404", composiotest.ServerError(404), composio.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := composiotest.NewServer(t, composiotest.WithCatalog(cat))
+			srv.FailPage("/tools", 1, 3, tt.fault) // the client tries 3 times
+			st := cache.NewMemory()
+			rep, err := cache.Sync(context.Background(), st, composioSource{c: srv.Client()}, cache.SyncOptions{RetryDelay: time.Millisecond})
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) || errors.Is(err, cache.ErrTransient) {
+					t.Errorf("Sync error = %v, want %v and not transient", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Sync: %v", err)
+			}
+			if rep.Applied.ActionsWritten != 6 {
+				t.Errorf("applied %+v", rep.Applied)
+			}
+			if n := len(srv.RequestsTo("GET", "/tools")); n != 4 {
+				t.Errorf("%d tool listing requests, want 4 (3 by the client, 1 more by the sync)", n)
+			}
+		})
+	}
+}
+
+func TestAdapterMapsRows(t *testing.T) {
+	cat, err := composiotest.ReadCatalog(strings.NewReader(smallCatalogue))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := composiotest.NewServer(t, composiotest.WithCatalog(cat))
+	srv.AddToolkits(composio.Toolkit{Slug: "gmail", Name: "Gmail", AuthSchemes: []string{"OAUTH2"},
+		Meta: composio.ToolkitMeta{Description: "Email by Google.", Version: "20260101_00", ToolsCount: 3,
+			Categories: []composio.Category{{ID: "communication", Name: "communication"}}}})
+	src := composioSource{c: srv.Client()}
+	ctx := context.Background()
+	apps, err := src.AppsPage(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gmail cache.App
+	for _, a := range apps.Apps {
+		if a.Slug == "gmail" {
+			gmail = a
+		}
+	}
+	want := cache.App{Slug: "gmail", DisplayName: "Gmail", Description: "Email by Google.", AuthSchemes: []string{"OAUTH2"},
+		Categories: []string{"communication"}, ActionCount: 3, LatestVersion: "20260101_00"}
+	if diff := cmp.Diff(want, gmail); diff != "" {
+		t.Errorf("gmail app (-want +got):\n%s", diff)
+	}
+	acts, err := src.AppActions(ctx, "gmail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byslug := map[string]cache.Action{}
+	for _, a := range acts {
+		byslug[a.Slug] = a
+	}
+	del := byslug["GMAIL_DELETE_MESSAGE"]
+	if del.App != "gmail" || del.Destructive == nil || !*del.Destructive || *del.ReadOnly {
+		t.Errorf("GMAIL_DELETE_MESSAGE = %+v", del)
+	}
+	if f := byslug["GMAIL_FETCH_EMAILS"]; f.ReadOnly == nil || !*f.ReadOnly || *f.Destructive {
+		t.Errorf("GMAIL_FETCH_EMAILS flags = %v, %v", f.ReadOnly, f.Destructive)
+	}
+	if len(acts) != 3 || !strings.Contains(string(del.Parameters), `"message_id"`) {
+		t.Errorf("AppActions(gmail) = %d actions; delete parameters %s", len(acts), del.Parameters)
+	}
+}
+
+func TestRefreshThroughTheFake(t *testing.T) {
+	cat, err := composiotest.ReadCatalog(strings.NewReader(smallCatalogue))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := composiotest.NewServer(t, composiotest.WithCatalog(cat))
+	ctx := context.Background()
+	st := cache.NewMemory()
+	src := composioSource{c: srv.Client()}
+	if _, err := cache.Sync(ctx, st, src, cache.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	active := srv.AddAccount(composio.ConnectedAccount{UserID: "ws1", Status: composio.StatusInitiated, Toolkit: composio.ToolkitRef{Slug: "gmail"}})
+	srv.AddAccount(composio.ConnectedAccount{UserID: "ws1", Status: composio.StatusExpired, Toolkit: composio.ToolkitRef{Slug: "slack"}})
+	srv.AddAccount(composio.ConnectedAccount{UserID: "ws2", Status: composio.StatusActive, Toolkit: composio.ToolkitRef{Slug: "github"}})
+	for _, c := range [][2]string{{"ws1", "gmail"}, {"ws1", "slack"}, {"ws1", "github"}} {
+		if _, err := st.AddConnection(ctx, c[0], c[1]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.SetConnectionStatus(ctx, c[0], c[1], cache.StatusPending, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv.SetAccountStatus(active.ID, composio.StatusActive) // the user finished OAuth
+	rep, err := cache.RefreshConnections(ctx, st, src, cache.RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(cache.RefreshReport{Checked: 3, Activated: 1, Failed: 1, Pending: 1}, rep); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+	c, err := st.Connection(ctx, "ws1", "gmail")
+	if err != nil || c.Status != cache.StatusActive || c.ConnectionID != active.ID {
+		t.Errorf("gmail connection = %+v, %v", c, err)
+	}
+}
+
+// fakeServer serves the shared catalogue (and its toolkits when -apps is given), or skips.
+func fakeServer(tb testing.TB) (*composiotest.Server, composiotest.Catalog) {
+	tb.Helper()
+	if *catalogPath == "" {
+		tb.Skip("set -catalog or TOOLHINT_CATALOG to the shared catalogue to run this")
+	}
+	cat, err := composiotest.LoadCatalog(*catalogPath)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opts := []composiotest.Option{composiotest.WithCatalog(cat), composiotest.WithDefaultPageSize(1000)}
+	if *appsPath != "" {
+		f, err := os.Open(*appsPath)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tks, err := composiotest.ReadToolkits(f)
+		f.Close()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		opts = append(opts, composiotest.WithToolkits(tks...))
+	}
+	return composiotest.NewServer(tb, opts...), cat
+}
+
+// e2eStores are the stores of the end-to-end test: PostgreSQL, in a schema of its own,
+// when TOOLHINT_TEST_POSTGRES_DSN is set; memory otherwise. (The sync tests of package
+// cache run every case on both stores; this test is about the whole chain.)
+func e2eStores(t *testing.T) map[string]func(t *testing.T) cache.Store {
+	if os.Getenv(pgEnv) != "" {
+		return map[string]func(*testing.T) cache.Store{"postgres": func(t *testing.T) cache.Store { return openTestPostgres(t) }}
+	}
+	return map[string]func(*testing.T) cache.Store{"memory": func(*testing.T) cache.Store { return cache.NewMemory() }}
+}
+
+// TestEndToEnd syncs the shared catalogue from composiotest through the composio client
+// into PostgreSQL (memory without a DSN): full sync, unchanged re-sync, incremental, a page
+// failing over HTTP, and a cancellation mid-listing.
+func TestEndToEnd(t *testing.T) {
+	srv, cat := fakeServer(t)
+	wantParams := make(map[string]string, len(cat.Tools))
+	for _, tl := range cat.Tools {
+		wantParams[tl.Slug] = string(tl.InputParameters)
+	}
+	for name, newStore := range e2eStores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st := newStore(t)
+			src := composioSource{c: srv.Client()}
+			opts := cache.SyncOptions{RetryDelay: time.Millisecond}
+
+			rep, err := cache.Sync(ctx, st, src, opts)
+			if err != nil {
+				t.Fatalf("full sync: %v", err)
+			}
+			if rep.Applied.ActionsWritten != len(cat.Tools) || rep.ActionsListed != len(cat.Tools) || rep.Pages < 17 {
+				t.Errorf("full sync: %d pages, applied %+v; want all %d actions written", rep.Pages, rep.Applied, len(cat.Tools))
+			}
+			stored, err := st.Actions(ctx, cache.ActionFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stored) != len(cat.Tools) {
+				t.Errorf("store holds %d actions, want %d", len(stored), len(cat.Tools))
+			}
+			updated := map[string]time.Time{}
+			bad := 0
+			for _, a := range stored {
+				updated[a.Slug] = a.UpdatedAt
+				// The fake re-encodes schemas (compacted, HTML-escaped), so compare values.
+				if want, ok := wantParams[a.Slug]; !ok || !sameJSON(want, a.Parameters) {
+					if bad++; bad <= 3 {
+						t.Errorf("%s: parameters differ from the catalogue's:\nwant %s\ngot  %s", a.Slug, want, a.Parameters)
+					}
+				}
+			}
+
+			// Unchanged: nothing written, nothing touched.
+			rep, err = cache.Sync(ctx, st, src, opts)
+			if err != nil {
+				t.Fatalf("re-sync: %v", err)
+			}
+			if a := rep.Applied; a.ActionsWritten+a.AppsWritten+a.ActionsDeleted+a.AppsDeleted != 0 || a.ActionsUnchanged != len(cat.Tools) || rep.StatsWritten {
+				t.Errorf("re-sync applied %+v, stats written %v; want nothing written", a, rep.StatsWritten)
+			}
+			incr, err := cache.Sync(ctx, st, src, cache.SyncOptions{Mode: cache.SyncIncremental, RetryDelay: time.Millisecond})
+			if err != nil {
+				t.Fatalf("incremental: %v", err)
+			}
+			if a := incr.Applied; a.ActionsWritten+a.AppsWritten+a.ActionsDeleted+a.AppsDeleted != 0 {
+				t.Errorf("incremental applied %+v; want nothing written", a)
+			}
+
+			// Page 7 of 17 keeps failing: the sync fails, the catalogue stays.
+			srv.FailPage("/tools", 7, 0, composiotest.ServerError(500))
+			_, err = cache.Sync(ctx, st, src, opts)
+			srv.ClearFaults()
+			if !errors.Is(err, composio.ErrServer) || !strings.Contains(err.Error(), "page 7") {
+				t.Errorf("sync with page 7 failing: %v", err)
+			}
+			if j, _ := st.SyncJobs(ctx, 1); len(j) != 1 || j[0].Status != cache.JobFailed {
+				t.Errorf("job after the failure = %+v", j)
+			}
+
+			// Cancelled half-way through the listing.
+			cctx, cancel := context.WithCancel(ctx)
+			_, err = cache.Sync(cctx, st, src, cache.SyncOptions{Progress: func(p cache.SyncProgress) {
+				if p.Actions >= 8000 {
+					cancel()
+				}
+			}})
+			cancel()
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("cancelled sync: %v", err)
+			}
+			if j, _ := st.SyncJobs(ctx, 1); len(j) != 1 || j[0].Status != cache.JobCancelled {
+				t.Errorf("job after the cancellation = %+v", j)
+			}
+
+			after, err := st.Actions(ctx, cache.ActionFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(after) != len(stored) {
+				t.Errorf("store holds %d actions after the failures, want %d", len(after), len(stored))
+			}
+			for _, a := range after {
+				if !a.UpdatedAt.Equal(updated[a.Slug]) {
+					t.Errorf("%s: UpdatedAt moved from %v to %v", a.Slug, updated[a.Slug], a.UpdatedAt)
+					break
+				}
+			}
+		})
+	}
+}
+
+func sameJSON(want string, got []byte) bool {
+	var w, g any
+	if json.Unmarshal([]byte(want), &w) != nil || json.Unmarshal(got, &g) != nil {
+		return false
+	}
+	return cmp.Equal(w, g)
+}
+
+// openTestPostgres opens a store in a new schema, dropped when tb ends. It fails tb when
+// the database named by TOOLHINT_TEST_POSTGRES_DSN cannot be reached.
+func openTestPostgres(tb testing.TB) *cache.Postgres {
+	tb.Helper()
+	dsn := os.Getenv(pgEnv)
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		tb.Fatalf("%s: %v", pgEnv, err)
+	}
+	defer db.Close()
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		tb.Fatal(err)
+	}
+	// Fixed letters and hex digits: safe to splice into DDL.
+	schema := "toolhint_sync_" + hex.EncodeToString(b[:])
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
+		tb.Fatalf("%s is set but PostgreSQL cannot be used: %v", pgEnv, err)
+	}
+	tb.Cleanup(func() {
+		db, err := sql.Open("postgres", dsn)
+		if err != nil {
+			return
+		}
+		defer db.Close()
+		if _, err := db.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
+			tb.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	st, err := cache.OpenPostgres(ctx, withSearchPath(dsn, schema))
+	if err != nil {
+		tb.Fatalf("OpenPostgres: %v", err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
+// withSearchPath sets search_path in a URL or key=value DSN.
+func withSearchPath(dsn, schema string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err == nil {
+			q := u.Query()
+			q.Set("search_path", schema)
+			u.RawQuery = q.Encode()
+			return u.String()
+		}
+	}
+	return fmt.Sprintf("%s search_path=%s", dsn, schema)
+}
+
+// BenchmarkSync syncs the shared catalogue from composiotest through the composio client:
+// full into an empty store, and again with nothing changed (which must write no row).
+func BenchmarkSync(b *testing.B) {
+	srv, cat := fakeServer(b)
+	stores := map[string]func(b *testing.B) cache.Store{"memory": func(*testing.B) cache.Store { return cache.NewMemory() }}
+	if os.Getenv(pgEnv) != "" {
+		stores["postgres"] = func(b *testing.B) cache.Store { return openTestPostgres(b) }
+	}
+	ctx := context.Background()
+	for _, name := range []string{"memory", "postgres"} {
+		newStore, ok := stores[name]
+		if !ok {
+			continue
+		}
+		b.Run("full/"+name, func(b *testing.B) {
+			src := composioSource{c: srv.Client()}
+			for b.Loop() {
+				b.StopTimer()
+				st := newStore(b)
+				b.StartTimer()
+				rep, err := cache.Sync(ctx, st, src, cache.SyncOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Applied.ActionsWritten != len(cat.Tools) {
+					b.Fatalf("wrote %d actions, want %d", rep.Applied.ActionsWritten, len(cat.Tools))
+				}
+			}
+		})
+		b.Run("unchanged/"+name, func(b *testing.B) {
+			src := composioSource{c: srv.Client()}
+			st := newStore(b)
+			if _, err := cache.Sync(ctx, st, src, cache.SyncOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			written := 0
+			for b.Loop() {
+				rep, err := cache.Sync(ctx, st, src, cache.SyncOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				a := rep.Applied
+				written += a.AppsWritten + a.ActionsWritten + a.AppsDeleted + a.ActionsDeleted
+			}
+			b.ReportMetric(float64(written), "rows-written")
+			if written != 0 {
+				b.Fatalf("an unchanged re-sync wrote %d rows", written)
+			}
+		})
+	}
+}
