@@ -264,7 +264,9 @@ type Store interface {
 	Actions(ctx context.Context, f ActionFilter) ([]Action, error)
 	AppActions(ctx context.Context, q AppActionsQuery) (ActionPage, error)
 	// ActionMeta returns the metadata of every action of the given apps (all apps when
-	// empty), ordered by app then action.
+	// empty), ordered by app then action. The result may share memory with the store
+	// (hint.Build calls this on every model turn, so stores avoid copying): callers must
+	// not modify it.
 	ActionMeta(ctx context.Context, apps []string) ([]ActionMeta, error)
 	// Reclassify recomputes every action's metadata with c and stores it.
 	Reclassify(ctx context.Context, c Classifier) (int, error)

@@ -57,7 +57,17 @@ type memCatalog struct {
 	apps     map[string]*memApp
 	appSlugs []string // sorted
 	actions  map[string]*memAction
+
+	// views memoises ActionMeta results for sets of apps (key: the sorted slugs joined by
+	// ","), so repeated calls for the same agent share one read-only slice instead of
+	// copying. It lives and dies with this snapshot; viewSize bounds what it holds.
+	views    sync.Map
+	viewSize atomic.Int64
 }
+
+// maxViewMetas bounds the metadata entries memoised in one snapshot's views (about
+// 170 bytes each).
+const maxViewMetas = 1 << 16
 
 // memApp is one app with its actions. All fields are immutable once published.
 type memApp struct {
@@ -614,6 +624,16 @@ func (m *Memory) ActionMeta(ctx context.Context, apps []string) ([]ActionMeta, e
 		}
 		list = slices.Compact(list)
 	}
+	if len(list) == 1 {
+		if e, ok := c.apps[list[0]]; ok {
+			return e.meta[:len(e.meta):len(e.meta)], nil
+		}
+		return []ActionMeta{}, nil
+	}
+	key := strings.Join(list, ",")
+	if v, ok := c.views.Load(key); ok {
+		return v.([]ActionMeta), nil
+	}
 	n := 0
 	for _, s := range list {
 		if e, ok := c.apps[s]; ok {
@@ -625,6 +645,11 @@ func (m *Memory) ActionMeta(ctx context.Context, apps []string) ([]ActionMeta, e
 		if e, ok := c.apps[s]; ok {
 			out = append(out, e.meta...)
 		}
+	}
+	if c.viewSize.Add(int64(n)) <= maxViewMetas {
+		c.views.Store(key, out)
+	} else {
+		c.viewSize.Add(-int64(n))
 	}
 	return out, nil
 }

@@ -1,0 +1,112 @@
+// Command selection runs the action-selection benchmark: it loads a catalogue snapshot into a
+// memory store, builds the hint for every labelled prompt, and prints hit@1, hit@5, hit@all,
+// MRR, actions listed, strategies, the destructive-listed rate and latency beside a BM25
+// baseline, overall and split by kind, mode and app-set size.
+//
+//	go run ./examples/selection -catalog ../shared/catalog/composio-actions.jsonl \
+//	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/hint/hinteval"
+)
+
+var (
+	missAt  int
+	explain string
+)
+
+func main() {
+	catalog := flag.String("catalog", os.Getenv("TOOLHINT_CATALOG"), "catalogue JSONL (default $TOOLHINT_CATALOG)")
+	eval := flag.String("eval", os.Getenv("TOOLHINT_EVAL"), "labelled queries JSONL (default $TOOLHINT_EVAL)")
+	misses := flag.Bool("misses", false, "list the cases whose expected actions are not all within -miss-at")
+	flag.IntVar(&missAt, "miss-at", 5, "rank beyond which -misses lists a case")
+	asJSON := flag.Bool("json", false, "print the report as JSON")
+	flag.StringVar(&explain, "explain", "", "print the hint and its explanations for the case with this id")
+	flag.Parse()
+	if *catalog == "" || *eval == "" {
+		fmt.Fprintln(os.Stderr, "selection: -catalog and -eval are required")
+		os.Exit(2)
+	}
+	if err := run(*catalog, *eval, *misses, *asJSON); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(catalog, eval string, misses, asJSON bool) error {
+	ctx := context.Background()
+	st, err := hinteval.LoadCatalog(ctx, catalog)
+	if err != nil {
+		return err
+	}
+	cases, err := hinteval.ReadCasesFile(eval)
+	if err != nil {
+		return err
+	}
+	if explain != "" {
+		for _, c := range cases {
+			if c.ID != explain {
+				continue
+			}
+			res, err := hint.Build(ctx, st, hint.Request{AgentID: 1, Prompt: c.Prompt, Apps: c.Apps, RecipeMode: c.Mode == "recipe"})
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%s %q\nexpect %v\nstrategy %s capabilities %v\n", c.ID, c.Prompt, c.Expect, res.Strategy, res.Capabilities)
+			for _, m := range res.Matches {
+				fmt.Printf("  %-60s step %d score %6.3f tier %s terms %v caps %v\n", m.Action, m.Step, m.Score, m.Tier, m.Terms, m.Capabilities)
+			}
+			fmt.Println(res.Text)
+			return nil
+		}
+		return fmt.Errorf("selection: no case %q", explain)
+	}
+	rep, err := hinteval.Run(ctx, st, cases, hinteval.Options{})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := rep
+		out.Outcomes = nil
+		b, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Println(string(b))
+		return nil
+	}
+	rep.Print(os.Stdout)
+	if misses {
+		fmt.Printf("\ncases with an expected action outside the top %d:\n", missAt)
+		for _, o := range rep.Outcomes {
+			miss := false
+			for _, r := range o.Ranks {
+				if r == 0 || r > missAt {
+					miss = true
+				}
+			}
+			if !miss && !(o.DestructiveListed && !o.Case.DestructiveIntent) {
+				continue
+			}
+			if o.DestructiveListed && !o.Case.DestructiveIntent {
+				fmt.Print("[destructive listed] ")
+			}
+			top := o.Listed
+			if len(top) > 6 {
+				top = top[:6]
+			}
+			fmt.Printf("%s [%s/%s] %q\n  ranks %v  listed %s\n  expect %v\n", o.Case.ID, o.Case.Kind, o.Case.Mode,
+				o.Case.Prompt, o.Ranks, strings.Join(top, " "), o.Case.Expect)
+		}
+	}
+	return nil
+}

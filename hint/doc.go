@@ -1,0 +1,33 @@
+// Package hint builds the system-message hint an agent framework injects before a model turn:
+// from a prompt and an agent's (or workspace's) apps, it names the few catalogue actions that
+// fit, best first, with parameter hints for the top ones.
+//
+// [Build] resolves the apps the agent may use (its active assignments; when it has none, the
+// apps connected to its workspace; [Request.Apps] overrides both), reads the prompt's
+// capabilities and terms, and ranks the action metadata of those apps in three tiers:
+//
+//   - capability: the prompt's specific capabilities (message.send, issue.create, …, read
+//     through the taxonomy of package cache) matched against each action's capabilities;
+//   - token_filtered: prompt terms matched against slug words, display names and
+//     descriptions, with the prompt's object words as a mandatory gate, so an action that
+//     only shares the verb ("create" a channel when the prompt sends a message) never
+//     competes;
+//   - fallback: a few safe actions per app, in name order, when nothing matched (chatbot
+//     mode only).
+//
+// In recipe mode (a curated step instruction) the taxonomy gate is skipped and names weigh
+// more (strategy recipe_token). Destructive actions are left out unless the prompt asks to
+// delete, remove, archive or cancel, and then only those that match it.
+//
+// Every listed action carries an explanation ([Match]): its tier, its score, the prompt terms
+// it matched and the capabilities it shares with the prompt. The score blends what the seed's
+// capability tier weighed (capability match, keyword overlap, the classifier's confidence)
+// with the lexical signals that matter most in practice: the verb class, IDF-weighted term
+// matches by field (slug words above display name above description), the app the prompt
+// names, and a penalty for slug words the prompt does not explain. Prompts that ask for
+// several things are split into clauses whose rankings are interleaved.
+//
+// Build degrades instead of failing: a store call that errors is logged through the
+// optional *slog.Logger and the next tier runs. It returns an error only for a cancelled
+// context or a request it cannot make sense of.
+package hint

@@ -1,0 +1,269 @@
+package hint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/internal/text"
+)
+
+// ErrInvalidRequest reports a request Build cannot make sense of: no agent, no workspace and
+// no apps, or a negative agent ID.
+var ErrInvalidRequest = errors.New("hint: invalid request")
+
+// MaxPromptLen is the number of bytes of a prompt that are analysed; the rest is ignored.
+const MaxPromptLen = 16 << 10
+
+// Store is what Build reads: an agent's app assignments, a workspace's connections and
+// enabled actions, and the action metadata of the candidate apps. *cache.Memory and
+// *cache.Postgres satisfy it. Implementations must be safe for concurrent use.
+type Store interface {
+	AgentApps(ctx context.Context, agentID int64) ([]cache.Assignment, error)
+	Connections(ctx context.Context, workspaceID string, statuses ...cache.ConnectionStatus) ([]cache.Connection, error)
+	ToolConfigs(ctx context.Context, workspaceID string) ([]cache.ToolConfig, error)
+	ActionMeta(ctx context.Context, apps []string) ([]cache.ActionMeta, error)
+}
+
+// Strategy names the tier that produced a hint.
+type Strategy string
+
+// Strategies, as seed 000 names them.
+const (
+	StrategyCapability    Strategy = "capability"
+	StrategyTokenFiltered Strategy = "token_filtered"
+	StrategyRecipeToken   Strategy = "recipe_token"
+	StrategyFallback      Strategy = "fallback"
+	StrategyNone          Strategy = "none"
+)
+
+// Request asks for a hint.
+type Request struct {
+	// AgentID is the agent whose app assignments are used. Required unless Apps or
+	// WorkspaceID is set.
+	AgentID int64
+	// WorkspaceID, when set, limits the apps to those connected (active) in the workspace,
+	// supplies them when the agent has no assignments, and applies the workspace's
+	// enabled-action configuration.
+	WorkspaceID string
+	// Prompt is the user's message (chatbot mode) or the step instruction (recipe mode).
+	Prompt string
+	// RecipeMode switches to pure term matching with heavier weight on action names.
+	RecipeMode bool
+	// Apps, when set, replaces the agent's assignments. Names are matched in any case.
+	Apps []string
+}
+
+// Result is a hint.
+type Result struct {
+	Text           string   // the system message; "" when nothing matched
+	Lines          []string // Text, line by line
+	MatchedActions []string // exact action slugs, best first across all apps
+	Strategy       Strategy
+	// Matches explains MatchedActions, in the same order.
+	Matches []Match
+	// Apps are the candidate apps after resolution, lower case, sorted.
+	Apps []string
+	// Capabilities are the capabilities read from the prompt.
+	Capabilities []string
+	// Confident reports whether the hint carries the strong directive ("You MUST call").
+	Confident bool
+}
+
+// Match explains why an action is listed.
+type Match struct {
+	Action string
+	App    string
+	Tier   Strategy
+	Score  float64
+	// Step is the index of the prompt clause the action serves (0 for single-step prompts).
+	Step int
+	// Terms are the analysed prompt terms the action matched (stems).
+	Terms []string
+	// Capabilities are the action capabilities that matched the prompt's.
+	Capabilities []string
+	// Params are the parameter hints given for the action (the top actions only).
+	Params []cache.Param
+}
+
+// Limits bound the work and the size of a hint. Zero fields take the defaults of seed 000
+// (plus MaxActions). The seed's MAX_APPS_SEARCH and MAX_DB_ROWS_PER_APP bounded its SQL
+// queries; here every candidate app is scored in memory, so they bound what survives instead.
+type Limits struct {
+	MaxQueryTokens      int // prompt terms per clause (synonyms aside); default 10
+	MaxAppsSearch       int // apps that may appear in a hint; default 12
+	MaxDBRowsPerApp     int // candidates kept per app and clause before the final cut; default 100
+	MaxActionsPerApp    int // actions listed per app; default 6
+	MaxParamHintActions int // actions given parameter hints; default 10
+	MaxParamsPerAction  int // parameters shown per action; default 5
+	MaxAppsFallback     int // apps in the fallback tier; default 6
+	MaxFallbackRows     int // actions per app in the fallback tier; default 10
+	MaxActions          int // actions listed in all (ranked tiers); default 15
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxQueryTokens, 10)
+	def(&l.MaxAppsSearch, 12)
+	def(&l.MaxDBRowsPerApp, 100)
+	def(&l.MaxActionsPerApp, 6)
+	def(&l.MaxParamHintActions, 10)
+	def(&l.MaxParamsPerAction, 5)
+	def(&l.MaxAppsFallback, 6)
+	def(&l.MaxFallbackRows, 10)
+	def(&l.MaxActions, 15)
+	return l
+}
+
+// Config configures a Builder.
+type Config struct {
+	// Taxonomy reads capabilities out of prompts. Optional. Defaults to
+	// cache.DefaultTaxonomy(). It should be the taxonomy the store's classifier used.
+	Taxonomy *cache.Taxonomy
+	// Logger receives one debug record per Build and a warning per failed store call.
+	// Optional. Nil means silent.
+	Logger *slog.Logger
+	// Limits bound the hint. Optional. Zero fields take the defaults.
+	Limits Limits
+}
+
+// Builder builds hints. It is safe for concurrent use; build one per configuration and share
+// it. Its configuration is fixed at New; it keeps an internal, synchronised cache of term
+// indexes for stores that hand out the same metadata on every call (the memory store), which
+// only makes it faster: results never depend on it.
+type Builder struct {
+	tax    *cache.Taxonomy
+	an     *text.Analyzer
+	log    *slog.Logger
+	limits Limits
+	pool   sync.Pool // *scratch
+	index  *termIndex
+}
+
+// New returns a Builder for cfg.
+func New(cfg Config) *Builder {
+	t := cfg.Taxonomy
+	if t == nil {
+		t = cache.DefaultTaxonomy()
+	}
+	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex()}
+}
+
+// defaultBuilder backs the package-level Build: created on first use, configured once.
+var defaultBuilder = sync.OnceValue(func() *Builder { return New(Config{}) })
+
+// Build builds a hint with the default configuration (New(Config{})), shared by every caller
+// of this function. See Builder.Build.
+func Build(ctx context.Context, st Store, req Request) (Result, error) {
+	return defaultBuilder().Build(ctx, st, req)
+}
+
+// Build builds the hint for req from st. It degrades instead of failing: a store call that
+// errors is logged and the next tier runs; a panic in a tier is recovered and treated the
+// same way. The error is non-nil only when ctx is done or req is invalid (ErrInvalidRequest).
+func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{Strategy: StrategyNone}, fmt.Errorf("hint: %w", err)
+	}
+	if st == nil {
+		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: nil store", ErrInvalidRequest)
+	}
+	if req.AgentID < 0 {
+		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: negative agent id %d", ErrInvalidRequest, req.AgentID)
+	}
+	if req.AgentID == 0 && req.WorkspaceID == "" && len(req.Apps) == 0 {
+		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: no agent, workspace or apps", ErrInvalidRequest)
+	}
+	prompt := req.Prompt
+	if len(prompt) > MaxPromptLen {
+		prompt = prompt[:MaxPromptLen]
+	}
+
+	apps, enabled := b.resolveApps(ctx, st, req)
+	res := Result{Strategy: StrategyNone, Apps: apps}
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("hint: %w", err)
+	}
+	if len(apps) > 0 {
+		b.rankTiers(ctx, st, req, prompt, apps, enabled, &res)
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{Strategy: StrategyNone, Apps: apps}, fmt.Errorf("hint: %w", err)
+	}
+	b.render(&res)
+	if b.log != nil {
+		b.log.LogAttrs(ctx, slog.LevelDebug, "hint: built",
+			slog.Int64("agent_id", req.AgentID),
+			slog.String("strategy", string(res.Strategy)),
+			slog.String("apps", strings.Join(apps, ",")),
+			slog.Int("matched", len(res.MatchedActions)),
+			slog.Int("param_hints", countParams(res.Matches)))
+	}
+	return res, nil
+}
+
+// rankTiers runs the tiers in order, recovering from a panic in any of them.
+func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt string, apps []string, enabled map[string]map[string]bool, res *Result) {
+	metas, err := b.actionMeta(ctx, st, apps)
+	if err != nil {
+		b.warn(ctx, req, "action metadata", err)
+		return
+	}
+	metas = filterEnabled(metas, enabled)
+	ok := b.safely(ctx, req, "ranked tiers", func() {
+		b.rank(req, prompt, apps, metas, res)
+	})
+	if (!ok || len(res.MatchedActions) == 0) && !req.RecipeMode {
+		*res = Result{Strategy: StrategyNone, Apps: apps, Capabilities: res.Capabilities}
+		b.safely(ctx, req, "fallback tier", func() { b.fallback(metas, res) })
+	}
+}
+
+func (b *Builder) actionMeta(ctx context.Context, st Store, apps []string) (metas []cache.ActionMeta, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("hint: store panicked: %v", r)
+		}
+	}()
+	return st.ActionMeta(ctx, apps)
+}
+
+// safely runs f, turning a panic into a logged failure.
+func (b *Builder) safely(ctx context.Context, req Request, what string, f func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.warn(ctx, req, what, fmt.Errorf("panic: %v", r))
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+func (b *Builder) warn(ctx context.Context, req Request, what string, err error) {
+	if b.log == nil {
+		return
+	}
+	b.log.LogAttrs(ctx, slog.LevelWarn, "hint: "+what+" failed; degrading",
+		slog.Int64("agent_id", req.AgentID),
+		slog.String("workspace_id", req.WorkspaceID),
+		slog.String("error", err.Error()))
+}
+
+func countParams(ms []Match) int {
+	n := 0
+	for _, m := range ms {
+		if len(m.Params) > 0 {
+			n++
+		}
+	}
+	return n
+}

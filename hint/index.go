@@ -1,0 +1,124 @@
+package hint
+
+import (
+	"sync"
+
+	"github.com/toolhint/toolhint/cache"
+)
+
+// termIndex keeps, per app, the analysed terms of the app's actions as integer IDs laid out
+// contiguously, so that matching a prompt against thousands of actions reads a few small
+// arrays instead of chasing every term string.
+//
+// It only helps a store that hands out the same metadata slices on every call (the memory
+// store does). An app's index is built the second time the same slices are seen, and is
+// used only while they stay the same (the first and last action's SlugTerms arrays, and the
+// action count). A store that builds fresh metadata per call (PostgreSQL) never gets an
+// index and is matched term by term; results are identical either way.
+type termIndex struct {
+	mu   sync.RWMutex
+	dict map[string]uint32
+	apps map[string]*appIndex
+	seen map[string]*string // app -> identity seen last time, not yet indexed
+}
+
+type appIndex struct {
+	n           int
+	first, last *string
+	// post maps a term ID to its postings: action index << 2 | field (0 slug, 1 name,
+	// 2 description), each (action, field) pair once. Matching a prompt then touches only
+	// the postings of its own terms, not every term of every action.
+	post map[uint32][]uint32
+}
+
+func newTermIndex() *termIndex {
+	return &termIndex{dict: map[string]uint32{}, apps: map[string]*appIndex{}, seen: map[string]*string{}}
+}
+
+func identity(m *cache.ActionMeta) *string {
+	if len(m.SlugTerms) == 0 {
+		return nil
+	}
+	return &m.SlugTerms[0]
+}
+
+// forRun returns the index of one app's run of metadata when it is valid, building it
+// when the same metadata has been seen before.
+func (x *termIndex) forRun(run []cache.ActionMeta) *appIndex {
+	app := run[0].App
+	first, last := identity(&run[0]), identity(&run[len(run)-1])
+	if first == nil || last == nil {
+		return nil
+	}
+	x.mu.RLock()
+	ix := x.apps[app]
+	prev := x.seen[app]
+	x.mu.RUnlock()
+	if ix != nil && ix.n == len(run) && ix.first == first && ix.last == last {
+		return ix
+	}
+	if prev != first {
+		x.mu.Lock()
+		x.seen[app] = first
+		x.mu.Unlock()
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	ix = &appIndex{n: len(run), first: first, last: last, post: map[uint32][]uint32{}}
+	for i := range run {
+		for f, terms := range [3][]string{run[i].SlugTerms, run[i].NameTerms, run[i].DescTerms} {
+			p := uint32(i)<<2 | uint32(f)
+			for _, s := range terms {
+				id, ok := x.dict[s]
+				if !ok {
+					id = uint32(len(x.dict))
+					x.dict[s] = id
+				}
+				if l := ix.post[id]; len(l) == 0 || l[len(l)-1] != p {
+					ix.post[id] = append(l, p)
+				}
+			}
+		}
+	}
+	x.apps[app] = ix
+	delete(x.seen, app)
+	return ix
+}
+
+// idTable maps the prompt's term table to dictionary IDs for the indexed path.
+type idTable struct {
+	ids [maxTerms]uint32
+	has [maxTerms]bool
+	n   int
+}
+
+func (x *termIndex) table(table []string) idTable {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	t := idTable{n: len(table)}
+	for k, s := range table {
+		if id, ok := x.dict[s]; ok {
+			t.ids[k], t.has[k] = id, true
+		}
+	}
+	return t
+}
+
+// masks fills the per-action match masks of an indexed run: bit k of an action's field
+// mask is set when the field holds the table's term k.
+func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64) {
+	clear(slugM)
+	clear(nameM)
+	clear(descM)
+	fields := [3][]uint64{slugM, nameM, descM}
+	for k := 0; k < t.n; k++ {
+		if !t.has[k] {
+			continue
+		}
+		bit := uint64(1) << k
+		for _, p := range ix.post[t.ids[k]] {
+			fields[p&3][p>>2] |= bit
+		}
+	}
+}

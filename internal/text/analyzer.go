@@ -1,0 +1,313 @@
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Analyzer holds the lexicon: stop words, verb classes, canonical forms, synonyms, app
+// aliases and phrase rewrites. Build one with New and share it: it is immutable and safe for
+// concurrent use.
+type Analyzer struct {
+	stop        map[string]bool
+	verbs       map[string]string // stem -> verb class (strict verbs)
+	nounVerbs   map[string]string // stem -> verb class, only at the start of an instruction
+	family      map[string]string // verb class -> family
+	destructive map[string]bool   // verb class -> destructive
+	destroyWord map[string]bool   // stem -> destructive wherever it appears in a slug
+	timeWord    map[string]bool   // stem
+	prep        map[string]bool   // raw word
+	canon       map[string][]string
+	syn         map[string][]string // stem -> stems
+	verbObj     map[string][]string // verb stem -> object stems it implies
+	appObj      map[string][]string // app slug -> object stems
+	aliases     map[string][]string // raw word -> app slugs
+	rewrites    []rewrite
+}
+
+// New builds the analyzer with the built-in lexicon.
+func New() *Analyzer {
+	a := &Analyzer{
+		stop:        map[string]bool{},
+		verbs:       map[string]string{},
+		nounVerbs:   map[string]string{},
+		family:      map[string]string{},
+		destructive: destructiveClasses(),
+		destroyWord: map[string]bool{},
+		timeWord:    map[string]bool{},
+		prep:        map[string]bool{},
+		canon:       map[string][]string{},
+		syn:         map[string][]string{},
+		verbObj:     map[string][]string{},
+		appObj:      map[string][]string{},
+		aliases:     appAliases(),
+		rewrites:    rewrites(),
+	}
+	for _, w := range stopWords() {
+		a.stop[w] = true
+	}
+	for c, vs := range canonical() {
+		a.canon[c] = vs
+	}
+	for _, vc := range verbClasses() {
+		a.family[vc.class] = vc.family
+		for _, w := range vc.words {
+			s := a.Stem(w)
+			if _, dup := a.verbs[s]; !dup {
+				a.verbs[s] = vc.class
+			}
+			delete(a.stop, w)
+		}
+	}
+	for w, c := range nounVerbs() {
+		a.nounVerbs[a.Stem(w)] = c
+	}
+	for _, w := range destructiveWords() {
+		a.destroyWord[a.Stem(w)] = true
+	}
+	for _, w := range timeWords() {
+		a.timeWord[a.Stem(w)] = true
+	}
+	for _, w := range prepositions() {
+		a.prep[w] = true
+	}
+	for app, ss := range appObjects() {
+		for _, x := range ss {
+			a.appObj[app] = append(a.appObj[app], a.Stem(x))
+		}
+	}
+	for w, ss := range verbObjects() {
+		k := a.Stem(w)
+		for _, x := range ss {
+			a.verbObj[k] = append(a.verbObj[k], a.Stem(x))
+		}
+	}
+	for w, ss := range synonyms() {
+		k := a.Stem(w)
+		for _, s := range ss {
+			if st := a.Stem(s); st != k {
+				a.syn[k] = append(a.syn[k], st)
+			}
+		}
+	}
+	return a
+}
+
+// Stem folds a lower-case word to its stem and its canonical spelling ("repos" ->
+// "repository"). Words with several canonical words return the first; use Fold for all.
+func (a *Analyzer) Stem(w string) string {
+	if c, ok := a.canon[w]; ok && len(c) == 1 {
+		return Stem(c[0])
+	}
+	s := Stem(w)
+	if c, ok := a.canon[s]; ok && len(c) == 1 {
+		return Stem(c[0])
+	}
+	return s
+}
+
+// fold appends the stems of a lower-case word, expanding abbreviations that stand for two
+// words ("pr" -> "pull", "request").
+func (a *Analyzer) fold(dst []string, w string) []string {
+	if c, ok := a.canon[w]; ok && len(c) > 1 {
+		for _, x := range c {
+			dst = append(dst, Stem(x))
+		}
+		return dst
+	}
+	return append(dst, a.Stem(w))
+}
+
+// IsStop reports whether a lower-case word carries no intent.
+func (a *Analyzer) IsStop(w string) bool { return a.stop[w] }
+
+// IsTime reports whether a stem is a time word ("tomorrow", "week").
+func (a *Analyzer) IsTime(stem string) bool { return a.timeWord[stem] }
+
+// VerbClass returns the verb class of a stem that is always a verb ("fetch" -> "get").
+func (a *Analyzer) VerbClass(stem string) (string, bool) {
+	c, ok := a.verbs[stem]
+	return c, ok
+}
+
+// LeadVerbClass returns the verb class of a stem that opens an instruction, including nouns
+// used as verbs there ("email", "dm", "tweet").
+func (a *Analyzer) LeadVerbClass(stem string) (string, bool) {
+	if c, ok := a.verbs[stem]; ok {
+		return c, true
+	}
+	c, ok := a.nounVerbs[stem]
+	return c, ok
+}
+
+// Family returns the family of a verb class ("search" -> "read"); "" for an unknown class.
+func (a *Analyzer) Family(class string) string { return a.family[class] }
+
+// DestructiveClass reports whether a verb class destroys, hides or stops something.
+func (a *Analyzer) DestructiveClass(class string) bool { return a.destructive[class] }
+
+// DestructiveWord reports whether a stem marks a slug as destructive wherever it appears.
+func (a *Analyzer) DestructiveWord(stem string) bool { return a.destroyWord[stem] }
+
+// Synonyms returns the stems a prompt stem also looks for; nil when none.
+func (a *Analyzer) Synonyms(stem string) []string { return a.syn[stem] }
+
+// AppAliases returns the app slugs a lower-case word may name ("gcal" -> googlecalendar).
+func (a *Analyzer) AppAliases(word string) []string { return a.aliases[word] }
+
+// MainVerb returns the verb class of the first verb among slug terms, and its index; "" and
+// -1 when the slug has no verb. Only the first four terms are looked at: a verb further on
+// is part of an object ("..._FOR_DELETED_ITEMS"). A first verb that is also a noun ("post",
+// "comment") gives way to a later verb that is not ("POST_DELETE_BY_ID" deletes,
+// "CALENDAR_LIST_INSERT" inserts), except a reading verb that opens the slug
+// ("LIST_DELETED_ITEMS" lists).
+func (a *Analyzer) MainVerb(slugTerms []string) (string, int) {
+	first, at := "", -1
+	for i, t := range slugTerms {
+		if i >= 4 {
+			break
+		}
+		c, ok := a.verbs[t]
+		if !ok {
+			continue
+		}
+		if first == "" {
+			first, at = c, i
+			if _, noun := a.nounVerbs[t]; !noun || (i == 0 && a.family[c] == FamilyRead) {
+				return c, i
+			}
+			continue
+		}
+		if _, noun := a.nounVerbs[t]; !noun {
+			return c, i
+		}
+	}
+	return first, at
+}
+
+// VerbObjects returns the object stems a verb stem implies ("attach" -> attachment, file).
+func (a *Analyzer) VerbObjects(stem string) []string { return a.verbObj[stem] }
+
+// IsNounVerb reports whether a verb stem is also a noun ("post", "email", "comment").
+func (a *Analyzer) IsNounVerb(stem string) bool {
+	_, ok := a.nounVerbs[stem]
+	return ok
+}
+
+// Words splits s into lower-case words of letters and digits. Apostrophes inside a word are
+// dropped ("what's" -> "whats"); camelCase is split ("listEvents" -> "list", "events").
+func Words(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	prevLower := false
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if unicode.IsUpper(r) && prevLower {
+				flush()
+			}
+			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+			b.WriteRune(unicode.ToLower(r))
+		case (r == '\'' || r == '’') && b.Len() > 0 && i+1 < len(s) && nextIsLetter(s[i+utf8.RuneLen(r):]):
+			// inside a word: skip
+		default:
+			flush()
+			prevLower = false
+		}
+	}
+	flush()
+	return out
+}
+
+func nextIsLetter(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r)
+}
+
+// Terms analyses free text (a display name, a description) into stems: words split, stop
+// words and numbers dropped, stemmed and folded, each stem once, in order of first use. At
+// most max stems are returned (0: no limit). Words in drop (lower case) are left out.
+func (a *Analyzer) Terms(s string, max int, drop ...string) []string {
+	var out []string
+	for _, w := range Words(s) {
+		if a.stop[w] || isNumber(w) || contains(drop, w) {
+			continue
+		}
+		before := len(out)
+		out = a.fold(out, w)
+		out = dedupTail(out, before)
+		if max > 0 && len(out) >= max {
+			return out[:max]
+		}
+	}
+	return out
+}
+
+// SlugTerms analyses an action slug into stems, dropping the app prefix and any later word
+// that repeats the app ("ZENDESK_GET_ZENDESK_TICKET" -> "get", "ticket").
+func (a *Analyzer) SlugTerms(slug, app string) []string {
+	s := strings.ToLower(slug)
+	app = strings.ToLower(app)
+	if app != "" && strings.HasPrefix(s, app+"_") {
+		s = s[len(app)+1:]
+	}
+	appWords := strings.Split(app, "_")
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' || r == ' ' }) {
+		if w == app || (len(appWords) > 1 && contains(appWords, w)) || strings.ReplaceAll(app, "_", "") == w {
+			continue
+		}
+		if a.stop[w] {
+			continue
+		}
+		before := len(out)
+		out = a.fold(out, w)
+		out = dedupTail(out, before)
+	}
+	return out
+}
+
+func dedupTail(out []string, from int) []string {
+	n := from
+	for i := from; i < len(out); i++ {
+		if !containsPrefix(out[:n], out[i]) {
+			out[n] = out[i]
+			n++
+		}
+	}
+	return out[:n]
+}
+
+func containsPrefix(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
+}

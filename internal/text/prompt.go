@@ -1,0 +1,929 @@
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Role says what a prompt term does in its clause; the ranking weighs terms by role.
+type Role uint8
+
+// Roles of prompt terms.
+const (
+	RoleVerb    Role = iota // the intent verb (its class, and the word itself)
+	RoleObject              // the words right after the verb: what is acted on
+	RoleWord                // other words of the instruction
+	RolePhrase              // words in a prepositional phrase ("to the marketing channel")
+	RoleContent             // quoted text, a message body, text after a colon
+	RoleTime                // when ("tomorrow", "next week")
+	RoleEntity              // the type of an entity ("#general" -> channel)
+	RoleSynonym             // a synonym of another term
+)
+
+// Term is one analysed prompt term.
+type Term struct {
+	Stem   string
+	Weight float64
+	Role   Role
+}
+
+// AppMention is an app the prompt names, directly ("slack", "google calendar") or through an
+// alias ("gcal"). Strength is 1 for a direct name and less for a loose alias ("calendar").
+type AppMention struct {
+	App      string
+	Strength float64
+}
+
+// Clause is one thing a prompt asks for.
+type Clause struct {
+	Text        string // the clause's words, lower case
+	Verb        string // the intent verb class; "" when none was found
+	VerbWord    string // the stem of the word that gave the verb ("trash" for class archive)
+	VerbImplied bool   // the verb was inferred from a question ("what's on my calendar")
+	Destructive bool   // the verb deletes, removes, archives or cancels
+	HasID       bool   // the clause names a specific item by number or key
+	Plural      bool   // the clause's object is plural ("list incidents")
+	Terms       []Term
+	Apps        []AppMention
+}
+
+// Prompt is an analysed prompt: one clause per step it asks for.
+type Prompt struct {
+	Clauses []Clause
+}
+
+type tokKind uint8
+
+const (
+	tokWord tokKind = iota
+	tokContent
+	tokEntity
+	tokHard // end of sentence
+	tokSoft // comma
+	tokID   // a number or key
+)
+
+type token struct {
+	kind   tokKind
+	word   string // lower-case word, or entity type stem
+	weight float64
+}
+
+// synonymW is the share of a word's weight its synonyms get.
+const synonymW = 0.35
+
+// Prompt analyses a prompt. apps are the app slugs the agent may use (lower case): only they
+// can be named. Prompt never fails; an empty prompt has no clauses.
+func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
+	toks := a.tokens(prompt)
+	toks = a.rewrite(toks)
+	groups := a.split(toks)
+	var p Prompt
+	for _, g := range groups {
+		c := a.clause(g, apps)
+		if len(c.Terms) == 0 && c.Verb == "" {
+			continue
+		}
+		p.Clauses = append(p.Clauses, c)
+	}
+	p.Clauses = mergeClauses(p.Clauses)
+	return p
+}
+
+// tokens scans the prompt into words, entities, content and boundaries.
+func (a *Analyzer) tokens(s string) []token {
+	var toks []token
+	for _, seg := range segments(s) {
+		if seg.content {
+			if isSQL(Words(seg.text)) {
+				toks = append(toks, token{kind: tokEntity, word: a.Stem("query"), weight: 0.8},
+					token{kind: tokEntity, word: "sql", weight: 0.6})
+			}
+			for _, w := range Words(seg.text) {
+				if !a.stop[w] && !isNumber(w) {
+					toks = append(toks, token{kind: tokContent, word: w})
+				}
+			}
+			continue
+		}
+		for _, f := range strings.Fields(seg.text) {
+			core := strings.TrimRightFunc(f, func(r rune) bool { return strings.ContainsRune(".,;:!?)]}\"'’”", r) })
+			tail := f[len(core):]
+			core = strings.TrimLeft(core, "([{\"'‘“")
+			if core != "" {
+				toks = a.field(toks, core)
+			}
+			switch {
+			case strings.ContainsAny(tail, ".!?;"):
+				toks = append(toks, token{kind: tokHard})
+			case strings.ContainsAny(tail, ",:"):
+				toks = append(toks, token{kind: tokSoft})
+			}
+		}
+		toks = append(toks, token{kind: tokSoft})
+	}
+	return toks
+}
+
+// field types one whitespace-separated field of a prompt.
+func (a *Analyzer) field(toks []token, f string) []token {
+	lower := strings.ToLower(f)
+	ent := func(stem string, w float64) []token {
+		return append(toks, token{kind: tokEntity, word: stem, weight: w})
+	}
+	switch {
+	case strings.HasPrefix(lower, "http://"), strings.HasPrefix(lower, "https://"), strings.HasPrefix(lower, "www."):
+		return ent("url", 0.3)
+	case strings.HasPrefix(f, "#") && len(f) > 1:
+		if isNumber(f[1:]) {
+			toks = append(toks, token{kind: tokID})
+			return ent(a.Stem("issue"), 0.3)
+		}
+		return ent(a.Stem("channel"), 0.6)
+	case strings.HasPrefix(f, "@") && len(f) > 1:
+		return ent(a.Stem("user"), 0.25)
+	case strings.Contains(f, "@") && strings.Contains(f[strings.Index(f, "@"):], "."):
+		return ent(a.Stem("email"), 0.15)
+	case isIssueKey(f):
+		toks = append(toks, token{kind: tokID})
+		return ent(a.Stem("issue"), 0.6)
+	case strings.HasPrefix(f, "/") && len(f) > 1 && !strings.Contains(f[1:], " "):
+		if hasFileExt(lower) {
+			return ent("file", 0.6)
+		}
+		return ent(a.Stem("folder"), 0.5)
+	case (strings.HasPrefix(lower, "r/") || strings.HasPrefix(lower, "u/")) && len(f) > 2:
+		toks = append(toks, token{kind: tokWord, word: "subreddit"})
+		return toks
+	case strings.Count(f, "/") == 1 && isRepoRef(f):
+		return ent(a.Stem("repository"), 0.5)
+	case hasFileExt(lower) && !strings.Contains(lower, "/"):
+		return ent("file", 0.6)
+	}
+	for _, w := range Words(f) {
+		if isNumber(w) || (len(w) > 1 && isNumber(w[:len(w)-1])) {
+			toks = append(toks, token{kind: tokID})
+			continue
+		}
+		toks = append(toks, token{kind: tokWord, word: w})
+	}
+	return toks
+}
+
+// isIssueKey matches tracker keys such as ABC-123.
+func isIssueKey(f string) bool {
+	i := strings.IndexByte(f, '-')
+	if i < 2 || i > 10 || i == len(f)-1 {
+		return false
+	}
+	for _, r := range f[:i] {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return isNumber(f[i+1:])
+}
+
+// isRepoRef matches owner/name references such as acme/web-app.
+func isRepoRef(f string) bool {
+	i := strings.IndexByte(f, '/')
+	if i < 1 || i == len(f)-1 {
+		return false
+	}
+	ok := func(s string) bool {
+		letters := 0
+		for _, r := range s {
+			switch {
+			case unicode.IsLetter(r):
+				letters++
+			case unicode.IsDigit(r), r == '-', r == '_', r == '.':
+			default:
+				return false
+			}
+		}
+		return letters > 0
+	}
+	l := strings.ToLower(f)
+	return ok(f[:i]) && ok(f[i+1:]) && l != "and/or" && l != "w/o" && !strings.HasPrefix(l, "w/")
+}
+
+func hasFileExt(f string) bool {
+	i := strings.LastIndexByte(f, '.')
+	if i < 1 {
+		return false
+	}
+	switch f[i+1:] {
+	case "pdf", "csv", "png", "jpg", "jpeg", "gif", "doc", "docx", "xls", "xlsx", "ppt",
+		"pptx", "txt", "md", "json", "zip", "mp4", "mov", "mp3", "wav", "svg", "html", "xml",
+		"yaml", "yml", "log", "tar", "gz", "key", "numbers", "pages", "rtf", "odt", "webp":
+		return true
+	}
+	return false
+}
+
+type segment struct {
+	text    string
+	content bool
+}
+
+// segments splits a prompt into instruction text and content: quoted strings, and what
+// follows a colon that introduces a message body ("tweet: ...").
+func segments(s string) []segment {
+	var out []segment
+	last := 0
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if closeQ, ok := openQuote(s, i, r); ok {
+			if j := findClose(s, i+n, closeQ, r); j > 0 {
+				if i > last {
+					out = append(out, segment{text: s[last:i]})
+				}
+				out = append(out, segment{text: s[i+n : j], content: true})
+				_, cn := utf8.DecodeRuneInString(s[j:])
+				i = j + cn
+				last = i
+				continue
+			}
+		}
+		if r == ':' && i > 0 && i+1 < len(s) && s[i+1] == ' ' && unicode.IsLetter(rune(s[i-1])) {
+			out = append(out, segment{text: s[last:i]})
+			out = append(out, segment{text: s[i+1:], content: true})
+			return out
+		}
+		i += n
+	}
+	if last < len(s) {
+		out = append(out, segment{text: s[last:]})
+	}
+	return out
+}
+
+func openQuote(s string, i int, r rune) (rune, bool) {
+	var closeQ rune
+	switch r {
+	case '"':
+		closeQ = '"'
+	case '“':
+		closeQ = '”'
+	case '‘':
+		closeQ = '’'
+	case '\'':
+		closeQ = '\''
+	case '`':
+		closeQ = '`'
+	case '(':
+		closeQ = ')'
+	default:
+		return 0, false
+	}
+	if i > 0 {
+		p, _ := utf8.DecodeLastRuneInString(s[:i])
+		if unicode.IsLetter(p) || unicode.IsDigit(p) {
+			return 0, false
+		}
+	}
+	return closeQ, true
+}
+
+func findClose(s string, from int, closeQ, openQ rune) int {
+	for j := from; j < len(s); {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if r == closeQ || (openQ == '‘' && r == '\'') {
+			next, _ := utf8.DecodeRuneInString(s[j+n:])
+			if openQ == '(' || j+n >= len(s) || !(unicode.IsLetter(next) || unicode.IsDigit(next)) {
+				if j > from {
+					return j
+				}
+			}
+		}
+		j += n
+	}
+	return -1
+}
+
+// rewrite replaces multi-word phrasings ("look up" -> "get").
+func (a *Analyzer) rewrite(toks []token) []token {
+	out := make([]token, 0, len(toks))
+	for i := 0; i < len(toks); {
+		if toks[i].kind == tokWord {
+			if rw, n := a.matchRewrite(toks[i:]); n > 0 {
+				for _, w := range rw.to {
+					out = append(out, token{kind: tokWord, word: w})
+				}
+				// Entities a wildcard stood for ("let #launch know") keep their meaning.
+				for _, t := range toks[i : i+n] {
+					if t.kind == tokEntity || t.kind == tokID {
+						out = append(out, t)
+					}
+				}
+				i += n
+				continue
+			}
+		}
+		out = append(out, toks[i])
+		i++
+	}
+	return out
+}
+
+func (a *Analyzer) matchRewrite(toks []token) (rewrite, int) {
+	for _, rw := range a.rewrites {
+		if len(rw.from) > len(toks) {
+			continue
+		}
+		ok := true
+		for j, w := range rw.from {
+			wild := w == "*" && (toks[j].kind == tokWord || toks[j].kind == tokEntity)
+			if !wild && (toks[j].kind != tokWord || toks[j].word != w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return rw, len(rw.from)
+		}
+	}
+	return rewrite{}, 0
+}
+
+// split cuts the token stream into clauses: at sentence ends, and at a comma or a joining
+// word ("and", "then", "also") followed by a verb.
+func (a *Analyzer) split(toks []token) [][]token {
+	var groups [][]token
+	var cur []token
+	flush := func() {
+		if len(cur) > 0 {
+			groups = append(groups, cur)
+			cur = nil
+		}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tokHard:
+			flush()
+			continue
+		case t.kind == tokSoft || (t.kind == tokWord && isJoiner(t.word)):
+			if a.verbFollows(toks[i+1:]) && a.hasVerbOrContent(cur) && (t.kind != tokSoft || a.substantial(toks[i+1:])) {
+				flush()
+				continue
+			}
+			if t.kind == tokSoft {
+				continue
+			}
+		}
+		cur = append(cur, t)
+	}
+	flush()
+	return groups
+}
+
+// substantial reports whether the words up to the next boundary say more than one thing:
+// ", view only" qualifies the step before it; ", then email Bob" is a step of its own.
+func (a *Analyzer) substantial(toks []token) bool {
+	n := 0
+	for _, t := range toks {
+		switch t.kind {
+		case tokHard:
+			return n >= 2
+		case tokSoft:
+			if n > 0 {
+				return n >= 2
+			}
+		case tokWord:
+			if !a.stop[t.word] && !isJoiner(t.word) {
+				n++
+			}
+		default:
+			n++
+		}
+		if n >= 2 {
+			return true
+		}
+	}
+	return n >= 2
+}
+
+func isJoiner(w string) bool {
+	switch w {
+	case "and", "then", "also", "plus", "afterwards", "after", "next", "finally", "before":
+		return true
+	}
+	return false
+}
+
+// verbFollows reports whether the next content word is a strict verb.
+func (a *Analyzer) verbFollows(toks []token) bool {
+	for i, t := range toks {
+		if t.kind == tokSoft {
+			continue
+		}
+		if t.kind != tokWord {
+			return false
+		}
+		if isJoiner(t.word) || a.stop[t.word] && t.word != "get" {
+			continue
+		}
+		st := a.Stem(t.word)
+		if _, ok := a.verbs[st]; ok {
+			return true
+		}
+		// A noun used as a verb, followed by its object: "and email them the agenda".
+		if _, ok := a.nounVerbs[st]; ok {
+			j := i + 1
+			for j < len(toks) && toks[j].kind == tokSoft {
+				j++
+			}
+			if j < len(toks) && (toks[j].kind == tokWord && isDeterminer(toks[j].word) || toks[j].kind == tokContent || toks[j].kind == tokEntity) {
+				return true // "and comment 'LGTM'", "and email them", "and ping @dana"
+			}
+		}
+		return false
+	}
+	return false
+}
+
+func isDeterminer(w string) bool {
+	switch w {
+	case "the", "a", "an", "them", "him", "her", "it", "me", "us", "everyone", "this", "that",
+		"these", "those", "my", "our", "their", "his", "its", "all", "each":
+		return true
+	}
+	return false
+}
+
+func (a *Analyzer) hasVerbOrContent(toks []token) bool {
+	for _, t := range toks {
+		if t.kind == tokWord && !a.stop[t.word] {
+			return true
+		}
+	}
+	return false
+}
+
+// isSQL reports whether words read like an SQL statement.
+func isSQL(words []string) bool {
+	has := map[string]bool{}
+	for _, w := range words {
+		switch w {
+		case "select", "from", "where", "insert", "into", "update", "set", "values", "delete":
+			has[w] = true
+		}
+	}
+	return has["select"] && has["from"] || has["insert"] && has["into"] || has["update"] && has["set"] && has["where"] ||
+		has["delete"] && has["from"] && has["where"]
+}
+
+func firstWord(toks []token) int {
+	for i, t := range toks {
+		if t.kind == tokWord {
+			return i
+		}
+	}
+	return -1
+}
+
+func isQuestionWord(w string) bool {
+	switch w {
+	case "what", "whats", "which", "who", "whos", "whom", "whose", "where", "wheres", "when",
+		"how", "hows", "is", "are", "was", "were", "did", "does", "do", "has", "have", "any",
+		"anything", "anyone", "anybody", "why", "whether", "count":
+		return true
+	}
+	return false
+}
+
+// clause analyses one clause's tokens.
+func (a *Analyzer) clause(toks []token, apps []string) Clause {
+	var c Clause
+	var words []string
+	for _, t := range toks {
+		if t.kind == tokWord {
+			words = append(words, t.word)
+		}
+	}
+	c.Text = strings.Join(words, " ")
+	named := a.namedApps(toks, apps, &c)
+
+	// Find the intent verb: the word after "can you" or "please"; else the first content
+	// word when it can be a verb; otherwise the first strict verb; a question asks to read.
+	question := false
+	verbAt := -1
+	for i := 0; i < len(toks) && verbAt < 0; i++ {
+		j := -1
+		switch w := toks[i].word; {
+		case toks[i].kind != tokWord:
+		case (w == "can" || w == "could" || w == "would" || w == "will") && i+1 < len(toks) && toks[i+1].word == "you":
+			j = i + 2
+		case w == "please" || w == "kindly":
+			j = i + 1
+		}
+		for j >= 0 && j < len(toks) && toks[j].kind == tokWord && (toks[j].word == "please" || toks[j].word == "just" || toks[j].word == "also" || toks[j].word == "quickly") {
+			j++
+		}
+		if j >= 0 && j < len(toks) && toks[j].kind == tokWord {
+			if cl, ok := a.LeadVerbClass(a.Stem(toks[j].word)); ok {
+				if !named[j] {
+					c.Verb, verbAt = cl, j
+				}
+			}
+		}
+	}
+	for i, t := range toks {
+		if verbAt >= 0 {
+			break
+		}
+		if t.kind != tokWord {
+			continue
+		}
+		if t.word == "can" || t.word == "could" || t.word == "would" || t.word == "will" || t.word == "please" {
+			break
+		}
+		if isQuestionWord(t.word) && i == firstWord(toks) {
+			question = true
+		}
+		if !a.stop[t.word] || a.verbs[a.Stem(t.word)] != "" {
+			if !named[i] {
+				if cl, ok := a.LeadVerbClass(a.Stem(t.word)); ok && !question {
+					c.Verb, verbAt = cl, i
+				}
+			}
+			break
+		}
+	}
+	if c.Verb == "" && !question {
+		for i, t := range toks {
+			if t.kind != tokWord || a.stop[t.word] {
+				continue
+			}
+			if named[i] {
+				continue
+			}
+			if cl, ok := a.verbs[a.Stem(t.word)]; ok {
+				c.Verb, verbAt = cl, i
+				break
+			}
+		}
+	}
+	if c.Verb == "" && question {
+		c.Verb, c.VerbImplied = VerbGet, true
+	}
+	c.Destructive = c.Verb != "" && !c.VerbImplied && a.destructive[c.Verb]
+
+	add := func(stem string, w float64, r Role) {
+		for i := range c.Terms {
+			// A word can be both the verb and something acted on ("list" the audiences,
+			// which are lists): it keeps one term per side.
+			if c.Terms[i].Stem == stem && (c.Terms[i].Role == RoleVerb) == (r == RoleVerb) {
+				if w > c.Terms[i].Weight {
+					c.Terms[i].Weight, c.Terms[i].Role = w, r
+				}
+				return
+			}
+		}
+		c.Terms = append(c.Terms, Term{Stem: stem, Weight: w, Role: r})
+	}
+	if c.Verb != "" {
+		w := 1.0
+		if c.VerbImplied {
+			w = 0.5
+		}
+		add(a.Stem(c.Verb), w, RoleVerb) // the class as a word: "create" meets CREATE_ISSUE
+	}
+	inPhrase := false
+	afterVerb := 0
+	contentN := 0
+	var fold []string
+	for i, t := range toks {
+		switch t.kind {
+		case tokID:
+			c.HasID = true
+			continue
+		case tokEntity:
+			add(t.word, t.weight, RoleEntity)
+			continue
+		case tokContent:
+			if contentN < 6 {
+				fold = a.fold(fold[:0], t.word)
+				for _, s := range fold {
+					add(s, 0.2, RoleContent)
+				}
+				contentN++
+			}
+			continue
+		case tokWord:
+		default:
+			continue
+		}
+		w := t.word
+		if a.prep[w] {
+			inPhrase = true
+		}
+		if i == verbAt {
+			s := a.Stem(w)
+			c.VerbWord = s
+			switch {
+			case a.IsNounVerb(s) || a.nounVerbs[s] != "":
+				add(s, 0.7, RoleWord) // "email Bob", "tweet this": the verb names the object
+			case s != c.Verb:
+				add(s, 0.5, RoleVerb)
+			}
+			for _, o := range a.verbObj[s] {
+				add(o, 0.5, RoleSynonym)
+			}
+			inPhrase = false
+			continue
+		}
+		if m, ok := named[i]; ok && m {
+			continue
+		}
+		if a.stop[w] || isJoiner(w) {
+			continue
+		}
+		fold = a.fold(fold[:0], w)
+		for _, s := range fold {
+			var wt float64
+			var role Role
+			switch {
+			case a.timeWord[s]:
+				wt, role = 0.15, RoleTime
+			case a.verbs[s] != "" && verbAt >= 0 && i > verbAt:
+				wt, role = 0.3, RoleWord
+			case question:
+				wt, role = 0.8, RoleWord
+				if a.verbs[s] != "" {
+					wt = 0.4
+				} else if s != w && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+					c.Plural = true
+				}
+			case inPhrase:
+				wt, role = 0.5, RolePhrase
+			case verbAt >= 0 && i > verbAt && afterVerb < 2:
+				wt, role = 1.0, RoleObject
+				if afterVerb == 0 && s != w && (strings.HasSuffix(w, "s") || s == "person") && !strings.HasSuffix(w, "ss") {
+					c.Plural = true
+				}
+				afterVerb++
+			case verbAt >= 0 && i < verbAt:
+				wt, role = 0.7, RoleWord
+			default:
+				wt, role = 0.8, RoleWord
+			}
+			add(s, wt, role)
+		}
+	}
+	// Adding or inviting a person (an address, a handle, a pronoun) into something makes
+	// them a member of it.
+	if c.Verb == VerbAdd || c.Verb == VerbInvite || c.Verb == VerbRemove {
+		for _, t := range toks {
+			person := (t.kind == tokEntity && (t.word == a.Stem("email") || t.word == a.Stem("user"))) ||
+				(t.kind == tokWord && (t.word == "her" || t.word == "him" || t.word == "them"))
+			if person {
+				add(a.Stem("member"), 0.6, RoleObject)
+				add(a.Stem("collaborator"), 0.3, RoleSynonym)
+				break
+			}
+		}
+	}
+	for _, t := range toks {
+		if t.kind == tokWord && (t.word == "everyone" || t.word == "everybody" || t.word == "all") && verbAt >= 0 {
+			c.Plural = true
+		}
+	}
+	// A question about what people said asks to read messages.
+	if question {
+		for _, t := range toks {
+			if t.kind == tokWord {
+				switch a.Stem(t.word) {
+				case "say", "talk", "discuss", "mention", "writ", "post", "chat", "ask":
+					add(a.Stem("message"), 0.8, RoleObject)
+					add("history", 0.4, RoleSynonym)
+				}
+			}
+		}
+	}
+	// Sharing, dropping or putting something in a chat channel is posting a message there.
+	if c.Verb == VerbShare || c.VerbWord == "drop" || c.VerbWord == "put" || c.VerbWord == "paste" || c.VerbWord == "throw" {
+		for _, t := range toks {
+			if t.kind == tokEntity && t.word == a.Stem("channel") {
+				c.Verb, c.Destructive = VerbSend, false
+				add(VerbSend, 1, RoleVerb)
+				add(a.Stem("message"), 0.6, RoleObject)
+				break
+			}
+		}
+	}
+	// The main object of an app the clause names, when the clause names no object itself
+	// ("search my Gmail for the booking" is about e-mail).
+	hasObj := false
+	for _, t := range c.Terms {
+		if t.Role == RoleObject || t.Role == RoleWord || t.Role == RoleEntity {
+			hasObj = true
+		}
+	}
+	for _, m := range c.Apps {
+		if m.Strength >= 1 && !hasObj {
+			for _, o := range a.appObj[m.App] {
+				add(o, 0.4, RoleSynonym)
+			}
+		}
+	}
+	// Synonyms, at half the weight of the word they stand in for.
+	n := len(c.Terms)
+	for i := 0; i < n; i++ {
+		t := c.Terms[i]
+		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime {
+			continue
+		}
+		for _, s := range a.syn[t.Stem] {
+			add(s, t.Weight*synonymW, RoleSynonym)
+		}
+	}
+	return c
+}
+
+// namedApps finds the apps a clause names. It returns the token indexes that name an app;
+// true means the word is only an app name and is left out of the terms.
+func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]bool {
+	named := map[int]bool{}
+	mention := func(app string, s float64) {
+		for i := range c.Apps {
+			if c.Apps[i].App == app {
+				if s > c.Apps[i].Strength {
+					c.Apps[i].Strength = s
+				}
+				return
+			}
+		}
+		c.Apps = append(c.Apps, AppMention{App: app, Strength: s})
+	}
+	for i, t := range toks {
+		if t.kind != tokWord {
+			continue
+		}
+		w := t.word
+		for _, app := range apps {
+			if app == "" || (app[0] != w[0] && app[0] != '_') {
+				continue
+			}
+			n := spells(app, toks[i:])
+			if n == 0 {
+				continue
+			}
+			mention(app, 1)
+			for k := i; k < i+n; k++ {
+				named[k] = true
+			}
+		}
+		for _, app := range a.aliases[w] {
+			if !contains(apps, app) {
+				continue
+			}
+			loose := a.looseAlias(w)
+			if loose {
+				mention(app, 0.5)
+				if _, ok := named[i]; !ok {
+					named[i] = false
+				}
+			} else {
+				mention(app, 1)
+				named[i] = true
+			}
+		}
+	}
+	return named
+}
+
+// spells reports how many consecutive words (1 to 3) spell an app slug, ignoring its
+// underscores and a plural s ("google", "calendar" -> googlecalendar; "google", "doc" ->
+// googledocs); 0 when they do not. It does not allocate.
+func spells(app string, toks []token) int {
+	j := 0 // position in app
+	skip := func() {
+		for j < len(app) && app[j] == '_' {
+			j++
+		}
+	}
+	for n := 0; n < 3 && n < len(toks) && toks[n].kind == tokWord; n++ {
+		w := toks[n].word
+		skip()
+		k := 0
+		for k < len(w) && j < len(app) {
+			if app[j] == '_' {
+				j++
+				continue
+			}
+			if app[j] != w[k] {
+				break
+			}
+			j++
+			k++
+		}
+		skip()
+		switch {
+		case k == len(w) && j == len(app):
+			return n + 1
+		case k == len(w)-1 && w[k] == 's' && j == len(app):
+			return n + 1 // "google sheet" vs "google sheets" both ways
+		case k == len(w) && j == len(app)-1 && app[j] == 's':
+			return n + 1
+		case k < len(w):
+			return 0
+		}
+	}
+	return 0
+}
+
+// looseAlias reports whether an alias is also an ordinary word ("calendar", "drive"), so it
+// stays a search term and names its app only weakly.
+func (a *Analyzer) looseAlias(w string) bool {
+	switch w {
+	case "gcal", "gdrive", "gsheet", "gdoc", "gdocs", "msteams", "gh", "gmeet", "yt", "sfdc",
+		"onedrive", "outlook", "gmail", "notion", "confluence", "excel", "teams", "drive",
+		"sheets", "docs":
+		return false
+	}
+	return true
+}
+
+// mergeClauses folds clauses that only point back at an earlier one ("find it and read it")
+// into a full clause by lending them the earlier clause's objects, and folds clauses without
+// a verb into their neighbour.
+func mergeClauses(cs []Clause) []Clause {
+	if len(cs) < 2 {
+		return cs
+	}
+	out := cs[:0:0]
+	for k, c := range cs {
+		if k > 0 && len(c.Apps) == 0 {
+			// A step that names no app most likely stays in the previous step's app.
+			for _, m := range cs[k-1].Apps {
+				c.Apps = append(c.Apps, AppMention{App: m.App, Strength: m.Strength * 0.5})
+			}
+		}
+		if len(out) > 0 && c.Verb == "" {
+			prev := &out[len(out)-1]
+			for _, t := range c.Terms {
+				t.Weight *= 0.7
+				prev.Terms = appendTerm(prev.Terms, t)
+			}
+			prev.Apps = append(prev.Apps, c.Apps...)
+			continue
+		}
+		if len(out) > 0 {
+			// A later step usually acts on what an earlier one found ("find the issue and
+			// add a comment"): it inherits the earlier objects, weakly unless it has none.
+			f := 0.25
+			if !hasObject(c) {
+				f = 0.6
+			}
+			prev := out[len(out)-1]
+			for _, t := range prev.Terms {
+				if t.Role == RoleVerb || t.Role == RoleTime || t.Role == RoleContent {
+					continue
+				}
+				t.Weight *= f
+				t.Role = RoleSynonym
+				c.Terms = appendTerm(c.Terms, t)
+			}
+			if len(c.Apps) == 0 {
+				c.Apps = append(c.Apps, prev.Apps...)
+			}
+		}
+		out = append(out, c)
+	}
+	if len(out) > 1 && out[0].Verb == "" {
+		// A leading clause without a verb describes what the next one acts on.
+		next := &out[1]
+		for _, t := range out[0].Terms {
+			t.Weight *= 0.7
+			next.Terms = appendTerm(next.Terms, t)
+		}
+		next.Apps = append(next.Apps, out[0].Apps...)
+		out = out[1:]
+	}
+	return out
+}
+
+func hasObject(c Clause) bool {
+	for _, t := range c.Terms {
+		switch t.Role {
+		case RoleObject, RoleWord, RoleEntity:
+			return true
+		}
+	}
+	return false
+}
+
+func appendTerm(ts []Term, t Term) []Term {
+	for i := range ts {
+		if ts[i].Stem == t.Stem {
+			if t.Weight > ts[i].Weight {
+				ts[i] = t
+			}
+			return ts
+		}
+	}
+	return append(ts, t)
+}

@@ -1,0 +1,194 @@
+package text_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolhint/toolhint/internal/text"
+)
+
+func TestStem(t *testing.T) {
+	pairs := [][2]string{
+		{"emails", "email"}, {"sending", "send"}, {"sends", "send"}, {"sent", "send"},
+		{"replies", "reply"}, {"reply", "reply"}, {"messages", "message"}, {"issues", "issue"},
+		{"created", "create"}, {"creating", "create"}, {"scheduled", "schedule"},
+		{"named", "name"}, {"stopped", "stop"}, {"added", "add"}, {"addresses", "address"},
+		{"status", "statuses"}, {"meetings", "meeting"}, {"repositories", "repository"},
+		{"branches", "branch"}, {"shared", "share"}, {"tagged", "tag"},
+	}
+	for _, p := range pairs {
+		t.Run(p[0]+"="+p[1], func(t *testing.T) {
+			if a, b := text.Stem(p[0]), text.Stem(p[1]); a != b {
+				t.Errorf("Stem(%q) = %q, Stem(%q) = %q; want equal", p[0], a, p[1], b)
+			}
+		})
+	}
+	distinct := [][2]string{{"meeting", "meet"}, {"setting", "set"}, {"issue", "is"}}
+	for _, p := range distinct {
+		t.Run(p[0]+"!="+p[1], func(t *testing.T) {
+			if a, b := text.Stem(p[0]), text.Stem(p[1]); a == b {
+				t.Errorf("Stem(%q) = Stem(%q) = %q; want different", p[0], p[1], a)
+			}
+		})
+	}
+}
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"What's on my Calendar?", []string{"whats", "on", "my", "calendar"}},
+		{"listEvents for e-mail", []string{"list", "events", "for", "e", "mail"}},
+		{"Tomás Ortega's phone", []string{"tomás", "ortegas", "phone"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, text.Words(tt.in)); diff != "" {
+				t.Errorf("Words(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestSlugTerms(t *testing.T) {
+	a := text.New()
+	tests := []struct {
+		slug, app string
+		want      []string
+	}{
+		{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL", "slack", []string{a.Stem("send"), a.Stem("message"), a.Stem("channel")}},
+		{"ZENDESK_GET_ZENDESK_TICKET_BY_ID", "zendesk", []string{"get", a.Stem("ticket"), "id"}},
+		{"MICROSOFT_TEAMS_CHATS_GET_ALL_MESSAGES", "microsoft_teams", []string{a.Stem("chats"), "get", a.Stem("messages")}},
+		{"GITHUB_GET_A_REPO", "github", []string{"get", a.Stem("repository")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, a.SlugTerms(tt.slug, tt.app)); diff != "" {
+				t.Errorf("SlugTerms (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMainVerb(t *testing.T) {
+	a := text.New()
+	tests := []struct {
+		slug, app, want string
+	}{
+		{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL", "slack", text.VerbSend},
+		{"GITHUB_ISSUES_CREATE_COMMENT", "github", text.VerbCreate},
+		{"TWITTER_POST_DELETE_BY_POST_ID", "twitter", text.VerbDelete},
+		{"SLACK_CHAT_POST_MESSAGE", "slack", text.VerbSend},
+		{"GMAIL_FETCH_EMAILS", "gmail", text.VerbGet},
+		{"SLACK_CONVERSATIONS_HISTORY", "slack", text.VerbList},
+		{"NOTION_PAGE_PROPERTY", "notion", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug, func(t *testing.T) {
+			got, _ := a.MainVerb(a.SlugTerms(tt.slug, tt.app))
+			if got != tt.want {
+				t.Errorf("MainVerb = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPrompt(t *testing.T) {
+	a := text.New()
+	apps := []string{"slack", "gmail", "googlecalendar", "github", "jira"}
+	type clause struct {
+		Verb        string
+		Destructive bool
+		Apps        []string
+		Has         []string // stems that must be among the terms
+		Lacks       []string // stems that must not be
+	}
+	tests := []struct {
+		name, prompt string
+		want         []clause
+	}{
+		{"send with channel entity", "send a message to #general saying the deploy is done",
+			[]clause{{Verb: text.VerbSend, Has: []string{a.Stem("message"), a.Stem("channel")}}}},
+		{"synonym verb", "ping the team on Slack", []clause{{Verb: text.VerbSend, Apps: []string{"slack"}}}},
+		{"phrase rewrite", "look up JIRA issue PROJ-12", []clause{{Verb: text.VerbGet, Apps: []string{"jira"}, Has: []string{a.Stem("issue")}}}},
+		{"let know", "let Dana know the report is ready", []clause{{Verb: text.VerbSend, Has: []string{a.Stem("message")}}}},
+		{"quoted text is content", "create an issue titled 'delete the old cache'",
+			[]clause{{Verb: text.VerbCreate, Destructive: false, Has: []string{a.Stem("issue")}}}},
+		{"question reads", "any unread emails from Dana in gmail?", []clause{{Verb: text.VerbList, Apps: []string{"gmail"}}}},
+		{"question rewrite", "what's on my google calendar tomorrow?", []clause{{Verb: text.VerbList, Apps: []string{"googlecalendar"}}}},
+		{"two steps", "find the latest invoice email and forward it to accounting",
+			[]clause{{Verb: text.VerbSearch, Has: []string{a.Stem("email")}}, {Verb: text.VerbForward}}},
+		{"destructive", "delete the draft", []clause{{Verb: text.VerbDelete, Destructive: true}}},
+		{"request form", "could you please archive that thread", []clause{{Verb: text.VerbArchive, Destructive: true}}},
+		{"noun verb", "email Bob the deck", []clause{{Verb: text.VerbSend, Has: []string{a.Stem("email")}}}},
+		{"colon content", "tweet: we shipped dark mode", []clause{{Verb: text.VerbSend, Lacks: []string{a.Stem("dark")}}}},
+		{"empty", "   ", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := a.Prompt(tt.prompt, apps)
+			if len(p.Clauses) != len(tt.want) {
+				t.Fatalf("Prompt(%q) has %d clauses %+v, want %d", tt.prompt, len(p.Clauses), p.Clauses, len(tt.want))
+			}
+			for i, w := range tt.want {
+				c := p.Clauses[i]
+				verb := c.Verb
+				if verb == text.VerbGet && c.Plural {
+					verb = text.VerbList
+				}
+				if tt.name == "question reads" {
+					verb = text.VerbList // a question reads; its exact class is left to ranking
+					if !c.VerbImplied || c.Verb != text.VerbGet {
+						t.Errorf("clause %d: verb %q implied %v, want implied get", i, c.Verb, c.VerbImplied)
+					}
+				}
+				if verb != w.Verb {
+					t.Errorf("clause %d: verb %q, want %q (%+v)", i, c.Verb, w.Verb, c)
+				}
+				if c.Destructive != w.Destructive {
+					t.Errorf("clause %d: destructive %v, want %v", i, c.Destructive, w.Destructive)
+				}
+				var apps []string
+				for _, m := range c.Apps {
+					if m.Strength >= 1 {
+						apps = append(apps, m.App)
+					}
+				}
+				if w.Apps != nil {
+					if diff := cmp.Diff(w.Apps, apps); diff != "" {
+						t.Errorf("clause %d apps (-want +got):\n%s", i, diff)
+					}
+				}
+				stems := make([]string, 0, len(c.Terms))
+				for _, term := range c.Terms {
+					if term.Role != text.RoleContent {
+						stems = append(stems, term.Stem)
+					}
+				}
+				for _, h := range w.Has {
+					if !slices.Contains(stems, h) {
+						t.Errorf("clause %d: terms %v lack %q", i, stems, h)
+					}
+				}
+				for _, l := range w.Lacks {
+					if slices.Contains(stems, l) {
+						t.Errorf("clause %d: terms %v have %q", i, stems, l)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestPromptNeverPanics(t *testing.T) {
+	a := text.New()
+	for _, p := range []string{"'", "\"unterminated", "((((", "#", "@", "a/b/c/d", "ABC-", "\xff\xfe",
+		"::::", "and and and then", "https://", "x@y.", ": : '", "‘’“”"} {
+		t.Run(p, func(t *testing.T) {
+			_ = a.Prompt(p, []string{"slack"})
+		})
+	}
+}
