@@ -13,4 +13,11 @@
 //
 // ImportJSONL and ExportJSONL read and write catalogue snapshots in the JSON Lines format of
 // Composio's catalogue (one action per line).
+//
+// [Sync] keeps a store in step with a remote catalogue, a [Source]: a full, incremental or
+// parameter-backfill run under the sync lock, retrying transient source errors, refusing
+// to delete too much, and recording a sync job. [RefreshConnections] moves pending
+// workspace connections on from the connected accounts an [AccountSource] reports. This
+// package does not import the Composio client; package composiosource joins the two:
+// composiosource.New(client) is both a Source and an AccountSource over a *composio.Client.
 package cache

@@ -25,9 +25,9 @@ var (
 	ErrTransient = errors.New("cache: transient source error")
 )
 
-// Source is the remote catalogue a sync reads: Composio's API, through a small adapter
-// around *composio.Client, or a fake in tests. Implementations must be safe for concurrent
-// use; the sync fetches backfill pages from several goroutines.
+// Source is the remote catalogue a sync reads: Composio's API, as *composio.Client through
+// composiosource.New, or a fake in tests. Implementations must be safe for concurrent use;
+// the sync fetches backfill pages from several goroutines.
 //
 // Rows come back in cache's own types. App slugs may be in any case (they are lower-cased),
 // action slugs likewise (upper-cased). UpdatedAt fields are ignored.

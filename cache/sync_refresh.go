@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// AccountSource reports the connected accounts a remote knows of: Composio's, through a
-// small adapter around *composio.Client, or a fake in tests. Implementations must be safe
-// for concurrent use.
+// AccountSource reports the connected accounts a remote knows of: Composio's, as
+// *composio.Client through composiosource.New, or a fake in tests. Implementations must be
+// safe for concurrent use.
 type AccountSource interface {
 	// ConnectedAccounts lists one user's connected accounts, in any status, for the given
 	// apps (lower_snake slugs).

@@ -14,7 +14,9 @@
 // Failures from the platform are *[APIError] values that match the sentinel errors of this
 // package with errors.Is ([ErrNotFound], [ErrRateLimited], [ErrDeprecatedTool], …). A tool
 // that ran and failed is not a Go error: [Client.Execute] returns an [ExecuteResult] whose
-// Successful field is false. The API key never appears in an error, a log line or a panic.
+// Successful field is false. [Client.ExecuteAction], the method executor.Remote declares,
+// returns only the tool's data and reports such a failure as a *[ToolError]. The API key
+// never appears in an error, a log line or a panic.
 //
 // The tool-id helpers ([ToolSlugFromID], [ToolID], [ToolkitOf], …) convert between the
 // "composio-gmail_send_email" form used by hosts and Composio's "GMAIL_SEND_EMAIL" slugs.

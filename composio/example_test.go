@@ -3,6 +3,7 @@ package composio_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -112,4 +113,32 @@ func ExampleClient_FindOrCreateAuthConfig() {
 	// Output:
 	// INITIATED true
 	// ACTIVE gmail user-42
+}
+
+// ExampleClient_ExecuteAction runs a tool the way the executor does (executor.Remote): the
+// tool's data on success, a *composio.ToolError when the tool itself failed.
+func ExampleClient_ExecuteAction() {
+	srv := composiotest.New(composiotest.WithCatalog(composiotest.Catalog{
+		Toolkits: []composio.Toolkit{{Slug: "hackernews", Name: "Hacker News", NoAuth: true}},
+		Tools:    []composio.Tool{{Slug: "HACKERNEWS_GET_USER", Name: "Get user", Toolkit: composio.ToolkitRef{Slug: "hackernews"}}},
+	}))
+	defer srv.Close()
+	srv.HandleExecute("HACKERNEWS_GET_USER", func(_ context.Context, call composiotest.ExecuteCall) (any, error) {
+		var args struct{ Username string }
+		if err := json.Unmarshal(call.Arguments, &args); err != nil || args.Username == "" {
+			return nil, fmt.Errorf("username is required")
+		}
+		return map[string]any{"id": args.Username}, nil
+	})
+	client := srv.Client()
+	ctx := context.Background()
+
+	data, err := client.ExecuteAction(ctx, "HACKERNEWS_GET_USER", json.RawMessage(`{"username":"pg"}`), "default", "", "")
+	fmt.Println(string(data), err)
+	_, err = client.ExecuteAction(ctx, "HACKERNEWS_GET_USER", nil, "default", "", "")
+	var te *composio.ToolError
+	fmt.Println(errors.As(err, &te), te.Tool, te.Message)
+	// Output:
+	// {"id":"pg"} <nil>
+	// true HACKERNEWS_GET_USER username is required
 }

@@ -106,6 +106,47 @@ func (c *Client) Execute(ctx context.Context, slug string, req ExecuteRequest) (
 	return res, nil
 }
 
+// ToolError is a tool that ran and failed (Successful false in the execution result), as
+// ExecuteAction reports it. Trying again does not help, so it has no Temporary method.
+// ToolError values are immutable once returned and safe to share.
+type ToolError struct {
+	// Tool is the tool's slug, e.g. "GMAIL_SEND_EMAIL".
+	Tool string
+	// Message is the tool's own error message (never empty).
+	Message string
+	// LogID identifies the execution in Composio's logs, when the API gave one.
+	LogID string
+}
+
+// Error implements error. It carries the tool's message, which the executor shows to the
+// model.
+func (e *ToolError) Error() string { return "composio: tool error: " + e.Message }
+
+// ExecuteAction runs the tool action with arguments (a JSON object; nil means {}) for
+// userID, through connectedAccountID and at version when they are not empty, and returns
+// the tool's data. It is Execute shaped for hosts that only pass data through, and it
+// makes *Client satisfy executor.Remote without this package importing the executor.
+//
+// A tool-level failure (Successful false) is a *ToolError carrying the tool's message.
+// Platform and connection failures are returned as Execute returns them: an *APIError, or
+// a transport error, each with a Temporary method that reports whether trying again later
+// may help (429, 5xx and dropped connections do; a 404 or a tool error does not).
+func (c *Client) ExecuteAction(ctx context.Context, action string, arguments json.RawMessage, userID, connectedAccountID, version string) (json.RawMessage, error) {
+	res, err := c.Execute(ctx, action, ExecuteRequest{
+		Arguments:          arguments,
+		UserID:             userID,
+		ConnectedAccountID: connectedAccountID,
+		Version:            version,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !res.Successful {
+		return nil, &ToolError{Tool: NormalizeToolSlug(action), Message: res.Error, LogID: res.LogID}
+	}
+	return res.Data, nil
+}
+
 // errorText turns the "error" field (null, a string, or any JSON value) into text.
 func errorText(raw json.RawMessage) string {
 	t := bytes.TrimSpace(raw)

@@ -186,3 +186,75 @@ func TestExecuteRetries(t *testing.T) {
 		}
 	})
 }
+
+func TestExecuteAction(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, func(cfg *composio.Config) { cfg.Retry = &composio.RetryPolicy{} })
+	var got composiotest.ExecuteCall
+	srv.HandleAllExecute(func(_ context.Context, call composiotest.ExecuteCall) (any, error) {
+		got = call
+		var args struct{ To string }
+		_ = json.Unmarshal(call.Arguments, &args)
+		if args.To == "" {
+			return nil, errors.New("missing recipient")
+		}
+		return map[string]string{"to": args.To}, nil
+	})
+	active := srv.AddAccount(composio.ConnectedAccount{UserID: "u1", Status: composio.StatusActive, Toolkit: composio.ToolkitRef{Slug: "gmail"}})
+
+	t.Run("success", func(t *testing.T) {
+		data, err := c.ExecuteAction(ctx, "GMAIL_SEND_EMAIL", json.RawMessage(`{"to":"a@example.com"}`), "u1", active.ID, "20250905_00")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(`{"to":"a@example.com"}`, string(data)); diff != "" {
+			t.Errorf("data (-want +got):\n%s", diff)
+		}
+		want := composiotest.ExecuteCall{Slug: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"a@example.com"}`), UserID: "u1", ConnectedAccountID: active.ID, Version: "20250905_00"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("call seen by the server (-want +got):\n%s", diff)
+		}
+	})
+	tests := []struct {
+		name      string
+		slug      string
+		fault     *composiotest.Fault
+		is        error // nil: a *composio.ToolError
+		temporary bool
+	}{
+		{"tool failure", "gmail_send_email", nil, nil, false},
+		{"unknown tool", "GMAIL_NOPE", nil, composio.ErrNotFound, false},
+		{"rate limited", "GMAIL_SEND_EMAIL", &composiotest.Fault{Status: http.StatusTooManyRequests}, composio.ErrRateLimited, true},
+		{"server error", "GMAIL_SEND_EMAIL", &composiotest.Fault{Status: http.StatusBadGateway}, composio.ErrServer, true},
+		{"dropped connection", "GMAIL_SEND_EMAIL", &composiotest.Fault{Disconnect: true}, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.fault != nil {
+				srv.FailNext(1, *tt.fault)
+			}
+			data, err := c.ExecuteAction(ctx, tt.slug, nil, "u1", "", "")
+			if err == nil || data != nil {
+				t.Fatalf("ExecuteAction = %s, %v; want no data and an error", data, err)
+			}
+			var te *composio.ToolError
+			switch {
+			case tt.is != nil:
+				if !errors.Is(err, tt.is) {
+					t.Errorf("error = %v, want %v", err, tt.is)
+				}
+			case tt.fault == nil:
+				if !errors.As(err, &te) {
+					t.Fatalf("error = %T %v, want a *composio.ToolError", err, err)
+				}
+				if diff := cmp.Diff(composio.ToolError{Tool: "GMAIL_SEND_EMAIL", Message: "missing recipient", LogID: te.LogID}, *te); diff != "" || te.LogID == "" {
+					t.Errorf("tool error (-want +got):\n%s (log id %q)", diff, te.LogID)
+				}
+			}
+			var tmp interface{ Temporary() bool }
+			if temporary := errors.As(err, &tmp) && tmp.Temporary(); temporary != tt.temporary {
+				t.Errorf("error %v: temporary = %v, want %v", err, temporary, tt.temporary)
+			}
+		})
+	}
+}

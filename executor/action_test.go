@@ -67,7 +67,7 @@ func TestExecuteComposioActions(t *testing.T) {
 	if len(reqs) == 0 {
 		t.Fatal("remote never called")
 	}
-	want := executor.RemoteRequest{Action: "GMAIL_SEND_EMAIL", App: "gmail", Arguments: json.RawMessage(`{"recipient_email":"jay@example.com","body":"hi"}`), UserID: "ws1", ConnectedAccountID: "ca_gmail_1"}
+	want := executor.RemoteRequest{Action: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"recipient_email":"jay@example.com","body":"hi"}`), UserID: "ws1", ConnectedAccountID: "ca_gmail_1"}
 	if diff := cmp.Diff(want, reqs[0]); diff != "" {
 		t.Errorf("remote request (-want +got):\n%s", diff)
 	}

@@ -362,22 +362,17 @@ func (e *Executor) invoke(ctx context.Context, p *prepared, args json.RawMessage
 	if p.tool.Kind == registry.KindPlatform {
 		return p.spec.Run(ctx, args)
 	}
-	req := RemoteRequest{
-		Action:    p.action.Slug,
-		App:       p.action.App,
-		Arguments: args,
-		UserID:    e.cfg.Scope.UserID,
-		Version:   p.action.Version,
+	userID := e.cfg.Scope.UserID
+	if userID == "" {
+		userID = e.cfg.Scope.WorkspaceID
 	}
-	if req.UserID == "" {
-		req.UserID = e.cfg.Scope.WorkspaceID
-	}
+	var accountID string
 	if e.cfg.Scope.WorkspaceID != "" && e.cfg.Catalog != nil {
 		if c, err := e.cfg.Catalog.Connection(ctx, e.cfg.Scope.WorkspaceID, p.action.App); err == nil {
-			req.ConnectedAccountID = c.ConnectionID
+			accountID = c.ConnectionID
 		}
 	}
-	return e.cfg.Remote.ExecuteAction(ctx, req)
+	return e.cfg.Remote.ExecuteAction(ctx, p.action.Slug, args, userID, accountID, p.action.Version)
 }
 
 // transient reports whether err is worth retrying.

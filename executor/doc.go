@@ -23,6 +23,11 @@
 // calls. Background starts a batch and returns at once; the executor owns the run until it
 // finishes, and Close cancels and waits for every run it owns.
 //
+// Composio actions run through Config.Remote. Its one method uses only standard-library
+// types, so a *composio.Client is a Remote as it is; a transient platform failure (429,
+// 5xx: the client's errors report it with a Temporary method) is retried for read-only or
+// idempotent actions, and a tool that ran and failed is an error result for the model.
+//
 // Results can be rendered for the model (Result.ForModel), for a user interface
 // (Result.ForUI) or as a standard envelope (Result.Envelope).
 package executor

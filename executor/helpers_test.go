@@ -205,7 +205,8 @@ type fakeRemote struct {
 	fn   func(executor.RemoteRequest) (json.RawMessage, error)
 }
 
-func (r *fakeRemote) ExecuteAction(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
+func (r *fakeRemote) ExecuteAction(ctx context.Context, action string, arguments json.RawMessage, userID, connectedAccountID, version string) (json.RawMessage, error) {
+	req := executor.RemoteRequest{Action: action, Arguments: arguments, UserID: userID, ConnectedAccountID: connectedAccountID, Version: version}
 	r.mu.Lock()
 	r.reqs = append(r.reqs, req)
 	r.mu.Unlock()

@@ -59,19 +59,28 @@ type Observer interface {
 	CallEnd(ctx context.Context, call Call, res Result)
 }
 
-// Remote executes Composio actions. It is as small as the executor's use: a host adapts
-// *composio.Client (see examples/recipe) or any other transport. Implementations must be
-// safe for concurrent use, honour ctx, and wrap ErrTransient for failures worth retrying.
+// Remote executes Composio actions. Its one method uses only standard-library types, so
+// *composio.Client satisfies it as it is, without either package importing the other; a
+// host wraps any other transport with RemoteFunc.
+//
+// ExecuteAction runs action (a slug such as "GMAIL_SEND_EMAIL") with arguments (the
+// validated, stripped, hook-rewritten JSON object) for userID (Scope.UserID, or the
+// workspace id), through connectedAccountID and at version when those are not empty, and
+// returns the tool's data. A failure worth retrying wraps ErrTransient or has a
+// Temporary() bool method that reports true (*composio.APIError for 429 and 5xx does);
+// the executor retries it only for read-only or idempotent actions. Any other error,
+// such as a tool that ran and failed, is reported to the model as it is.
+//
+// Implementations must be safe for concurrent use and honour ctx.
 type Remote interface {
-	ExecuteAction(ctx context.Context, req RemoteRequest) (json.RawMessage, error)
+	ExecuteAction(ctx context.Context, action string, arguments json.RawMessage, userID, connectedAccountID, version string) (json.RawMessage, error)
 }
 
-// RemoteRequest is one Composio action execution. It is a plain value, safe to copy and to read from several goroutines.
+// RemoteRequest is one Composio action execution, as RemoteFunc receives it. It is a plain
+// value, safe to copy and to read from several goroutines.
 type RemoteRequest struct {
 	// Action is the action slug, e.g. "GMAIL_SEND_EMAIL".
 	Action string
-	// App is the action's app slug, e.g. "gmail".
-	App string
 	// Arguments are the validated, stripped, hook-rewritten arguments.
 	Arguments json.RawMessage
 	// UserID is the Composio user (entity) id: Scope.UserID, or the workspace id.
@@ -82,10 +91,10 @@ type RemoteRequest struct {
 	Version string
 }
 
-// RemoteFunc adapts a function to Remote.
+// RemoteFunc adapts a function to Remote. It must be safe for concurrent use.
 type RemoteFunc func(ctx context.Context, req RemoteRequest) (json.RawMessage, error)
 
-// ExecuteAction calls f.
-func (f RemoteFunc) ExecuteAction(ctx context.Context, req RemoteRequest) (json.RawMessage, error) {
-	return f(ctx, req)
+// ExecuteAction calls f with the arguments gathered in a RemoteRequest.
+func (f RemoteFunc) ExecuteAction(ctx context.Context, action string, arguments json.RawMessage, userID, connectedAccountID, version string) (json.RawMessage, error) {
+	return f(ctx, RemoteRequest{Action: action, Arguments: arguments, UserID: userID, ConnectedAccountID: connectedAccountID, Version: version})
 }

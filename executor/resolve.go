@@ -28,7 +28,7 @@ func (e *Executor) resolve(ctx context.Context, name string) (*prepared, Result,
 	if e.cfg.Catalog != nil && name != "" && len(name) <= cache.MaxSlugLen {
 		for _, slug := range slugCandidates(name) {
 			act, err := e.cfg.Catalog.Action(ctx, slug)
-			if errors.Is(err, cache.ErrNotFound) {
+			if errors.Is(err, cache.ErrNotFound) || errors.Is(err, cache.ErrInvalid) { // a name no slug can have
 				continue
 			}
 			if err != nil {

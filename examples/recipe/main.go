@@ -11,7 +11,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,28 +34,9 @@ func main() {
 	}
 }
 
-// composioRemote adapts *composio.Client to executor.Remote: executor does not import
-// composio, so the host writes these few lines.
-type composioRemote struct{ c *composio.Client }
-
-func (r composioRemote) ExecuteAction(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
-	res, err := r.c.Execute(ctx, req.Action, composio.ExecuteRequest{
-		Arguments:          req.Arguments,
-		UserID:             req.UserID,
-		ConnectedAccountID: req.ConnectedAccountID,
-		Version:            req.Version,
-	})
-	if err != nil {
-		if errors.Is(err, composio.ErrRateLimited) || errors.Is(err, composio.ErrServer) {
-			return nil, fmt.Errorf("%w: %w", executor.ErrTransient, err)
-		}
-		return nil, err
-	}
-	if !res.Successful {
-		return nil, errors.New(res.Error)
-	}
-	return res.Data, nil
-}
+// *composio.Client is an executor.Remote as it is: it runs the actions the executor
+// resolved, with no adapter in between.
+var _ executor.Remote = (*composio.Client)(nil)
 
 // *composio.Client is the resolver's semantic search (tier 2) as it is.
 var _ registry.SemanticSearch = (*composio.Client)(nil)
@@ -115,7 +95,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	}
 	ex := executor.New(executor.Config{
 		Catalog: st,
-		Remote:  composioRemote{c: client},
+		Remote:  client,
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
 		Scope:   executor.Scope{AgentID: 42, WorkspaceID: "acme"},
 	})

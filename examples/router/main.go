@@ -10,8 +10,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,23 +32,9 @@ func main() {
 	}
 }
 
-// composioRemote adapts *composio.Client to executor.Remote.
-type composioRemote struct{ c *composio.Client }
-
-func (r composioRemote) ExecuteAction(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
-	res, err := r.c.Execute(ctx, req.Action, composio.ExecuteRequest{Arguments: req.Arguments, UserID: req.UserID,
-		ConnectedAccountID: req.ConnectedAccountID, Version: req.Version})
-	if err != nil {
-		if errors.Is(err, composio.ErrRateLimited) || errors.Is(err, composio.ErrServer) {
-			return nil, fmt.Errorf("%w: %w", executor.ErrTransient, err)
-		}
-		return nil, err
-	}
-	if !res.Successful {
-		return nil, errors.New(res.Error)
-	}
-	return res.Data, nil
-}
+// *composio.Client is an executor.Remote as it is: it runs the actions the executor
+// resolved, with no adapter in between.
+var _ executor.Remote = (*composio.Client)(nil)
 
 func run(ctx context.Context, catalog string, w io.Writer) error {
 	st := cache.NewMemory()
@@ -91,7 +75,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	// The inner executor runs actions for this agent; the router exposes it as four tools.
 	inner := executor.New(executor.Config{
 		Catalog: st,
-		Remote:  composioRemote{c: api.Client()},
+		Remote:  api.Client(),
 		Scope:   executor.Scope{AgentID: 7, WorkspaceID: "acme", Apps: []string{"github", "slack"}},
 	})
 	defer inner.Close()

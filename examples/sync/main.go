@@ -1,5 +1,6 @@
-// Command sync copies Composio's catalogue into a toolhint store with cache.Sync, drawing
-// a progress bar, then prints what the store holds.
+// Command sync copies Composio's catalogue into a toolhint store with cache.Sync, reading
+// it through composiosource.New(client) and drawing a progress bar, then prints what the
+// store holds.
 //
 // From Composio (the API key comes from COMPOSIO_API_KEY, an optional base URL from
 // COMPOSIO_BASE_URL), into memory:
@@ -31,6 +32,7 @@ import (
 	"time"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/cache/composiosource"
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
 )
@@ -97,7 +99,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer closeStore()
 
 	bar := &progressBar{w: stderr, draw: o.bar}
-	src := composioSource{c: client}
+	src := composiosource.New(client)
 	rep, err := cache.Sync(ctx, st, src, cache.SyncOptions{
 		Mode:         cache.SyncMode(o.mode),
 		Force:        o.force,

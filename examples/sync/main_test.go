@@ -21,6 +21,7 @@ import (
 	_ "github.com/lib/pq"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/cache/composiosource"
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
 )
@@ -107,130 +108,6 @@ func TestRunNeedsAKeyOrTheFake(t *testing.T) {
 	}
 }
 
-// TestAdapterTransientErrors: a 429 that outlasts the client's own retries is marked
-// transient, so the sync retries the page later; a 404 is not.
-func TestAdapterTransientErrors(t *testing.T) {
-	cat, err := composiotest.ReadCatalog(strings.NewReader(smallCatalogue))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name    string
-		fault   composiotest.Fault
-		wantErr error // nil: the sync recovers
-	}{
-		{"429 after the client gives up", composiotest.RateLimited(0), nil},
-		{"503 after the client gives up", composiotest.ServerError(503), nil},
-		{"404", composiotest.ServerError(404), composio.ErrNotFound},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := composiotest.NewServer(t, composiotest.WithCatalog(cat))
-			srv.FailPage("/tools", 1, 3, tt.fault) // the client tries 3 times
-			st := cache.NewMemory()
-			rep, err := cache.Sync(context.Background(), st, composioSource{c: srv.Client()}, cache.SyncOptions{RetryDelay: time.Millisecond})
-			if tt.wantErr != nil {
-				if !errors.Is(err, tt.wantErr) || errors.Is(err, cache.ErrTransient) {
-					t.Errorf("Sync error = %v, want %v and not transient", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Sync: %v", err)
-			}
-			if rep.Applied.ActionsWritten != 6 {
-				t.Errorf("applied %+v", rep.Applied)
-			}
-			if n := len(srv.RequestsTo("GET", "/tools")); n != 4 {
-				t.Errorf("%d tool listing requests, want 4 (3 by the client, 1 more by the sync)", n)
-			}
-		})
-	}
-}
-
-func TestAdapterMapsRows(t *testing.T) {
-	cat, err := composiotest.ReadCatalog(strings.NewReader(smallCatalogue))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := composiotest.NewServer(t, composiotest.WithCatalog(cat))
-	srv.AddToolkits(composio.Toolkit{Slug: "gmail", Name: "Gmail", AuthSchemes: []string{"OAUTH2"},
-		Meta: composio.ToolkitMeta{Description: "Email by Google.", Version: "20260101_00", ToolsCount: 3,
-			Categories: []composio.Category{{ID: "communication", Name: "communication"}}}})
-	src := composioSource{c: srv.Client()}
-	ctx := context.Background()
-	apps, err := src.AppsPage(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var gmail cache.App
-	for _, a := range apps.Apps {
-		if a.Slug == "gmail" {
-			gmail = a
-		}
-	}
-	want := cache.App{Slug: "gmail", DisplayName: "Gmail", Description: "Email by Google.", AuthSchemes: []string{"OAUTH2"},
-		Categories: []string{"communication"}, ActionCount: 3, LatestVersion: "20260101_00"}
-	if diff := cmp.Diff(want, gmail); diff != "" {
-		t.Errorf("gmail app (-want +got):\n%s", diff)
-	}
-	acts, err := src.AppActions(ctx, "gmail")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byslug := map[string]cache.Action{}
-	for _, a := range acts {
-		byslug[a.Slug] = a
-	}
-	del := byslug["GMAIL_DELETE_MESSAGE"]
-	if del.App != "gmail" || del.Destructive == nil || !*del.Destructive || *del.ReadOnly {
-		t.Errorf("GMAIL_DELETE_MESSAGE = %+v", del)
-	}
-	if f := byslug["GMAIL_FETCH_EMAILS"]; f.ReadOnly == nil || !*f.ReadOnly || *f.Destructive {
-		t.Errorf("GMAIL_FETCH_EMAILS flags = %v, %v", f.ReadOnly, f.Destructive)
-	}
-	if len(acts) != 3 || !strings.Contains(string(del.Parameters), `"message_id"`) {
-		t.Errorf("AppActions(gmail) = %d actions; delete parameters %s", len(acts), del.Parameters)
-	}
-}
-
-func TestRefreshThroughTheFake(t *testing.T) {
-	cat, err := composiotest.ReadCatalog(strings.NewReader(smallCatalogue))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := composiotest.NewServer(t, composiotest.WithCatalog(cat))
-	ctx := context.Background()
-	st := cache.NewMemory()
-	src := composioSource{c: srv.Client()}
-	if _, err := cache.Sync(ctx, st, src, cache.SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	active := srv.AddAccount(composio.ConnectedAccount{UserID: "ws1", Status: composio.StatusInitiated, Toolkit: composio.ToolkitRef{Slug: "gmail"}})
-	srv.AddAccount(composio.ConnectedAccount{UserID: "ws1", Status: composio.StatusExpired, Toolkit: composio.ToolkitRef{Slug: "slack"}})
-	srv.AddAccount(composio.ConnectedAccount{UserID: "ws2", Status: composio.StatusActive, Toolkit: composio.ToolkitRef{Slug: "github"}})
-	for _, c := range [][2]string{{"ws1", "gmail"}, {"ws1", "slack"}, {"ws1", "github"}} {
-		if _, err := st.AddConnection(ctx, c[0], c[1]); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.SetConnectionStatus(ctx, c[0], c[1], cache.StatusPending, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv.SetAccountStatus(active.ID, composio.StatusActive) // the user finished OAuth
-	rep, err := cache.RefreshConnections(ctx, st, src, cache.RefreshOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(cache.RefreshReport{Checked: 3, Activated: 1, Failed: 1, Pending: 1}, rep); diff != "" {
-		t.Errorf("report (-want +got):\n%s", diff)
-	}
-	c, err := st.Connection(ctx, "ws1", "gmail")
-	if err != nil || c.Status != cache.StatusActive || c.ConnectionID != active.ID {
-		t.Errorf("gmail connection = %+v, %v", c, err)
-	}
-}
-
 // fakeServer serves the shared catalogue (and its toolkits when -apps is given), or skips.
 func fakeServer(tb testing.TB) (*composiotest.Server, composiotest.Catalog) {
 	tb.Helper()
@@ -280,7 +157,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			st := newStore(t)
-			src := composioSource{c: srv.Client()}
+			src := composiosource.New(srv.Client())
 			opts := cache.SyncOptions{RetryDelay: time.Millisecond}
 
 			rep, err := cache.Sync(ctx, st, src, opts)
@@ -443,7 +320,7 @@ func BenchmarkSync(b *testing.B) {
 			continue
 		}
 		b.Run("full/"+name, func(b *testing.B) {
-			src := composioSource{c: srv.Client()}
+			src := composiosource.New(srv.Client())
 			for b.Loop() {
 				b.StopTimer()
 				st := newStore(b)
@@ -458,7 +335,7 @@ func BenchmarkSync(b *testing.B) {
 			}
 		})
 		b.Run("unchanged/"+name, func(b *testing.B) {
-			src := composioSource{c: srv.Client()}
+			src := composiosource.New(srv.Client())
 			st := newStore(b)
 			if _, err := cache.Sync(ctx, st, src, cache.SyncOptions{}); err != nil {
 				b.Fatal(err)
