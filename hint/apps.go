@@ -21,7 +21,9 @@ func (b *Builder) resolveApps(ctx context.Context, st Store, req Request) ([]str
 	switch {
 	case len(req.Apps) > 0:
 		for _, a := range req.Apps {
-			if a = strings.ToLower(strings.TrimSpace(a)); a != "" {
+			// A name that cannot be an app slug is dropped rather than sent to the store,
+			// which would refuse the whole list and cost the hint every other app.
+			if a = strings.ToLower(strings.TrimSpace(a)); validAppName(a) {
 				apps = append(apps, a)
 			}
 		}
@@ -101,4 +103,19 @@ func filterEnabled(metas []cache.ActionMeta, enabled map[string]map[string]bool)
 		out = append(out, m)
 	}
 	return out
+}
+
+// validAppName reports whether s (lower case) can be an app slug: letters, digits, '_' and
+// '-', at most cache.MaxSlugLen bytes.
+func validAppName(s string) bool {
+	if s == "" || len(s) > cache.MaxSlugLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -186,6 +186,9 @@ func TestAppResolution(t *testing.T) {
 				configs:     map[string][]cache.ToolConfig{"ws": {{WorkspaceID: "ws", App: "jira", Enabled: false}}},
 			},
 			hint.Request{AgentID: 7, WorkspaceID: "ws"}, []string{"slack"}},
+		{"request apps with a name that cannot be an app",
+			&fakeStore{},
+			hint.Request{AgentID: 7, Apps: []string{"slack", "not an app!", strings.Repeat("x", cache.MaxSlugLen+1)}}, []string{"slack"}},
 		{"no assignments, no workspace", &fakeStore{}, hint.Request{AgentID: 7}, nil},
 	}
 	for _, tt := range tests {
