@@ -3,14 +3,10 @@ package hint_test
 import (
 	"bufio"
 	"context"
-	crand "crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -19,9 +15,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	_ "github.com/lib/pq"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/cache/cachetest"
 	"github.com/toolhint/toolhint/hint"
 )
 
@@ -29,87 +25,6 @@ import (
 // the same data and require identical results: the ranking is the library's, the stores only
 // supply metadata and permissions, so any difference is a store bug. They never compare with
 // fixed rankings, which change as the ranking is tuned.
-
-// pgDSNEnv names the environment variable holding the DSN of the PostgreSQL tests.
-const pgDSNEnv = "TOOLHINT_TEST_POSTGRES_DSN"
-
-// pgReachable remembers, per DSN, whether the database answered (nil) or not (the error), so
-// every test that needs an unreachable database fails with the same message without retrying.
-var pgReachable sync.Map // dsn -> error
-
-// pgDSN returns the DSN of the PostgreSQL tests, skipping when it is unset and failing when
-// the database cannot be reached.
-func pgDSN(t testing.TB) string {
-	t.Helper()
-	dsn := os.Getenv(pgDSNEnv)
-	if dsn == "" {
-		t.Skipf("PostgreSQL tests skipped: set %s to a DSN to run them", pgDSNEnv)
-	}
-	v, ok := pgReachable.Load(dsn)
-	if !ok {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		db, err := sql.Open("postgres", dsn)
-		if err == nil {
-			err = db.PingContext(ctx)
-			db.Close()
-		}
-		v, _ = pgReachable.LoadOrStore(dsn, err)
-	}
-	if err, _ := v.(error); err != nil {
-		t.Fatalf("%s is set but PostgreSQL cannot be reached: %v", pgDSNEnv, err)
-	}
-	return dsn
-}
-
-// pgOpen opens a PostgreSQL store in a new schema of its own, closed and dropped when the
-// test ends.
-func pgOpen(t testing.TB) *cache.Postgres {
-	t.Helper()
-	dsn := pgDSN(t)
-	var rnd [6]byte
-	if _, err := crand.Read(rnd[:]); err != nil {
-		t.Fatal(err)
-	}
-	// The schema name is fixed letters and hex digits: safe to splice into DDL.
-	schema := "toolhint_hint_test_" + hex.EncodeToString(rnd[:])
-	db, err := sql.Open("postgres", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(context.Background(), `CREATE SCHEMA `+schema); err != nil {
-		db.Close()
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		defer db.Close()
-		if _, err := db.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	schemaDSN := dsn + " search_path=" + schema
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatalf("%s: not a URL", pgDSNEnv) // the parse error would echo the password
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		schemaDSN = u.String()
-	}
-	st, err := cache.OpenPostgres(context.Background(), schemaDSN)
-	if err != nil {
-		t.Fatalf("OpenPostgres: %v", err)
-	}
-	// Registered after the schema's cleanup, so it runs first: close, then drop.
-	t.Cleanup(func() {
-		if err := st.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return st
-}
 
 // pgCatalogPath returns the shared catalogue's path: the -catalog flag when a test file of
 // the package defines it and it is set, else $TOOLHINT_CATALOG. It skips when neither is set.
@@ -381,7 +296,7 @@ func pgCompare(t *testing.T, mem, pg hint.Store, cases []pgCase) {
 // TestStoresAgreeOnTestdata builds the same requests over the testdata catalogue in a memory
 // store and a PostgreSQL store and requires identical results.
 func TestStoresAgreeOnTestdata(t *testing.T) {
-	pg := pgOpen(t)
+	pg := cachetest.OpenPostgres(t)
 	ctx := context.Background()
 	mem := cache.NewMemory()
 	if err := pgLoadTestdata(ctx, mem); err != nil {
@@ -424,7 +339,7 @@ var pgFullCatalog = sync.OnceValues(func() (*cache.Memory, error) {
 func pgFullPostgres(tb testing.TB) *cache.Postgres {
 	tb.Helper()
 	path := pgCatalogPath(tb)
-	st := pgOpen(tb)
+	st := cachetest.OpenPostgres(tb)
 	if err := pgImportFile(context.Background(), st, path, cache.ImportJSONL); err != nil {
 		tb.Fatalf("postgres: %v", err)
 	}
@@ -458,7 +373,7 @@ var pgFullPrompts = []string{
 // TestStoresAgreeOnFullCatalog compares memory and PostgreSQL results over the shared
 // catalogue for requests over random (seeded) eight-app sets.
 func TestStoresAgreeOnFullCatalog(t *testing.T) {
-	pgDSN(t)
+	cachetest.PostgresDSN(t)
 	path := pgCatalogPath(t)
 	if testing.Short() {
 		t.Skip("imports the full catalogue into PostgreSQL; skipped with -short")
@@ -552,7 +467,7 @@ var pgBenchApps = []string{"gmail", "slack", "github", "jira", "notion", "google
 // reads the assignments (two queries per Build), "agent+workspace" also the workspace's
 // connections and configuration (four), "apps" passes Request.Apps (one).
 func BenchmarkBuildPostgresAgent8Apps(b *testing.B) {
-	pgDSN(b)
+	cachetest.PostgresDSN(b)
 	pgCatalogPath(b)
 	st := pgFullPostgres(b)
 	ctx := context.Background()

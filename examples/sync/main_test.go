@@ -3,14 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,9 +13,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	_ "github.com/lib/pq"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/cache/cachetest"
 	"github.com/toolhint/toolhint/cache/composiosource"
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
@@ -30,8 +25,6 @@ var (
 	catalogPath = flag.String("catalog", os.Getenv("TOOLHINT_CATALOG"), "JSONL action catalogue for the end-to-end test and benchmarks (default $TOOLHINT_CATALOG)")
 	appsPath    = flag.String("apps", os.Getenv("TOOLHINT_APPS"), "JSONL apps file for the end-to-end test and benchmarks (default $TOOLHINT_APPS)")
 )
-
-const pgEnv = "TOOLHINT_TEST_POSTGRES_DSN"
 
 // smallCatalogue is a few realistic rows in the JSONL catalogue format, written for these
 // tests.
@@ -138,8 +131,8 @@ func fakeServer(tb testing.TB) (*composiotest.Server, composiotest.Catalog) {
 // when TOOLHINT_TEST_POSTGRES_DSN is set; memory otherwise. (The sync tests of package
 // cache run every case on both stores; this test is about the whole chain.)
 func e2eStores(t *testing.T) map[string]func(t *testing.T) cache.Store {
-	if os.Getenv(pgEnv) != "" {
-		return map[string]func(*testing.T) cache.Store{"postgres": func(t *testing.T) cache.Store { return openTestPostgres(t) }}
+	if os.Getenv(cachetest.PostgresDSNEnv) != "" {
+		return map[string]func(*testing.T) cache.Store{"postgres": func(t *testing.T) cache.Store { return cachetest.OpenPostgres(t) }}
 	}
 	return map[string]func(*testing.T) cache.Store{"memory": func(*testing.T) cache.Store { return cache.NewMemory() }}
 }
@@ -253,65 +246,13 @@ func sameJSON(want string, got []byte) bool {
 	return cmp.Equal(w, g)
 }
 
-// openTestPostgres opens a store in a new schema, dropped when tb ends. It fails tb when
-// the database named by TOOLHINT_TEST_POSTGRES_DSN cannot be reached.
-func openTestPostgres(tb testing.TB) *cache.Postgres {
-	tb.Helper()
-	dsn := os.Getenv(pgEnv)
-	db, err := sql.Open("postgres", dsn)
-	if err != nil {
-		tb.Fatalf("%s: %v", pgEnv, err)
-	}
-	defer db.Close()
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		tb.Fatal(err)
-	}
-	// Fixed letters and hex digits: safe to splice into DDL.
-	schema := "toolhint_sync_" + hex.EncodeToString(b[:])
-	ctx := context.Background()
-	if _, err := db.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
-		tb.Fatalf("%s is set but PostgreSQL cannot be used: %v", pgEnv, err)
-	}
-	tb.Cleanup(func() {
-		db, err := sql.Open("postgres", dsn)
-		if err != nil {
-			return
-		}
-		defer db.Close()
-		if _, err := db.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			tb.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	st, err := cache.OpenPostgres(ctx, withSearchPath(dsn, schema))
-	if err != nil {
-		tb.Fatalf("OpenPostgres: %v", err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	return st
-}
-
-// withSearchPath sets search_path in a URL or key=value DSN.
-func withSearchPath(dsn, schema string) string {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err == nil {
-			q := u.Query()
-			q.Set("search_path", schema)
-			u.RawQuery = q.Encode()
-			return u.String()
-		}
-	}
-	return fmt.Sprintf("%s search_path=%s", dsn, schema)
-}
-
 // BenchmarkSync syncs the shared catalogue from composiotest through the composio client:
 // full into an empty store, and again with nothing changed (which must write no row).
 func BenchmarkSync(b *testing.B) {
 	srv, cat := fakeServer(b)
 	stores := map[string]func(b *testing.B) cache.Store{"memory": func(*testing.B) cache.Store { return cache.NewMemory() }}
-	if os.Getenv(pgEnv) != "" {
-		stores["postgres"] = func(b *testing.B) cache.Store { return openTestPostgres(b) }
+	if os.Getenv(cachetest.PostgresDSNEnv) != "" {
+		stores["postgres"] = func(b *testing.B) cache.Store { return cachetest.OpenPostgres(b) }
 	}
 	ctx := context.Background()
 	for _, name := range []string{"memory", "postgres"} {
