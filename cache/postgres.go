@@ -35,12 +35,22 @@ const (
 // advisory lock, and every write runs in one transaction, so it is applied whole or not
 // at all.
 //
+// ActionMeta keeps decoded metadata in memory, checked against a catalogue version counter
+// that every catalogue write increments in its transaction, so writes through any store on
+// the same schema are seen on the next call; the metadata it returns is shared and
+// read-only, as Store says.
+//
 // A Postgres owns a connection pool; call Close when done with it.
 type Postgres struct {
 	db *sqlx.DB
 
 	mu         sync.RWMutex
 	classifier Classifier
+
+	// metaMu guards meta, the decoded action metadata of the latest catalogue version
+	// seen (see ActionMeta), and the maps inside it.
+	metaMu sync.RWMutex
+	meta   *pgMetaCache
 }
 
 // Postgres implements Store.

@@ -70,13 +70,17 @@ func (p *Postgres) Apply(ctx context.Context, b Batch) (ApplyResult, error) {
 		if err := pgApplyActions(ctx, tx, nb.Actions, classifier, now, &res, touched); err != nil {
 			return err
 		}
-		if len(touched) == 0 {
-			return nil
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE apps SET action_count =
+		if len(touched) > 0 {
+			if _, err := tx.ExecContext(ctx, `UPDATE apps SET action_count =
 			(SELECT count(*) FROM actions WHERE actions.app = apps.slug) WHERE slug = ANY($1)`,
-			pq.StringArray(slices.Sorted(maps.Keys(touched))))
-		return err
+				pq.StringArray(slices.Sorted(maps.Keys(touched)))); err != nil {
+				return err
+			}
+		}
+		if res.AppsWritten+res.ActionsWritten+res.AppsDeleted+res.ActionsDeleted == 0 {
+			return nil // nothing changed: cached metadata stays valid
+		}
+		return pgBumpCatalogVersion(ctx, tx)
 	})
 	if err != nil {
 		return ApplyResult{}, pgWrap(ctx, "apply", err)
@@ -394,6 +398,9 @@ func (p *Postgres) Reclassify(ctx context.Context, c Classifier) (int, error) {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM action_meta`); err != nil {
+			return err
+		}
+		if err := pgBumpCatalogVersion(ctx, tx); err != nil {
 			return err
 		}
 		n = len(actions)

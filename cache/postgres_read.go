@@ -343,47 +343,6 @@ func (p *Postgres) AppActions(ctx context.Context, q AppActionsQuery) (ActionPag
 // row so the query stays one statement.
 const pgEnabledExpr = `cfg.enabled_actions IS NULL OR m.slug = ANY(cfg.enabled_actions)`
 
-// ActionMeta returns the metadata of every action of the given apps (all apps when apps is
-// empty), ordered by app then action, in one query. Unknown apps contribute nothing.
-func (p *Postgres) ActionMeta(ctx context.Context, apps []string) ([]ActionMeta, error) {
-	const cols = `SELECT action, app, packed FROM action_meta `
-	var (
-		rows *sql.Rows
-		err  error
-	)
-	if len(apps) > 0 {
-		list, nerr := normAppList(apps)
-		if nerr != nil {
-			return nil, nerr
-		}
-		rows, err = p.db.QueryContext(ctx, cols+`WHERE app = ANY($1) ORDER BY app, action`, pq.StringArray(list))
-	} else {
-		rows, err = p.db.QueryContext(ctx, cols+`ORDER BY app, action`)
-	}
-	if err != nil {
-		return nil, pgWrap(ctx, "action meta", err)
-	}
-	defer rows.Close()
-	out := []ActionMeta{}
-	for rows.Next() {
-		var (
-			m      ActionMeta
-			packed string
-		)
-		if err := rows.Scan(&m.Action, &m.App, &packed); err != nil {
-			return nil, pgWrap(ctx, "action meta", err)
-		}
-		if err := pgUnpackMeta(packed, &m); err != nil {
-			return nil, fmt.Errorf("cache: action meta %s: %w", m.Action, err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, pgWrap(ctx, "action meta", err)
-	}
-	return out, nil
-}
-
 // pgContains is a LIKE pattern matching s anywhere, with the pattern characters escaped by
 // likeEscape (queries say ESCAPE '\').
 func pgContains(s string) string {

@@ -6,15 +6,15 @@ import (
 	"github.com/toolhint/toolhint/cache"
 )
 
-// termIndex keeps, per app, the analysed terms of the app's actions as integer IDs laid out
-// contiguously, so that matching a prompt against thousands of actions reads a few small
-// arrays instead of chasing every term string.
+// termIndex keeps, per app, postings lists from term IDs to the actions (and fields) that
+// hold the term, so that matching a prompt against thousands of actions touches only the
+// postings of the prompt's own terms.
 //
 // It only helps a store that hands out the same metadata slices on every call (the memory
-// store does). An app's index is built the second time the same slices are seen, and is
-// used only while they stay the same (the first and last action's SlugTerms arrays, and the
-// action count). A store that builds fresh metadata per call (PostgreSQL) never gets an
-// index and is matched term by term; results are identical either way.
+// store does, and the PostgreSQL store between catalogue writes). An app's index is built
+// the second time the same slices are seen, and is used only while they stay the same (the
+// first and last action's SlugTerms arrays, and the action count). Metadata built fresh per
+// call never gets an index and is matched term by term; results are identical either way.
 type termIndex struct {
 	mu   sync.RWMutex
 	dict map[string]uint32
