@@ -2,9 +2,7 @@ package cache_test
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -26,45 +24,13 @@ import (
 )
 
 // pgEnv names the environment variable holding the DSN of the PostgreSQL tests.
-const pgEnv = "TOOLHINT_TEST_POSTGRES_DSN"
-
-// pgReach remembers, per DSN, whether the database answered, so an unreachable database
-// fails every test that needs it with the same message without retrying the connection.
-var pgReach sync.Map // dsn -> error
+const pgEnv = cachetest.PostgresDSNEnv
 
 // pgTestDSN returns the DSN of the PostgreSQL tests, skipping the test when it is unset and
 // failing it when the database cannot be reached.
 func pgTestDSN(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv(pgEnv)
-	if dsn == "" {
-		t.Skipf("PostgreSQL tests skipped: set %s to a DSN to run them", pgEnv)
-	}
-	pgCheckReachable(t, dsn)
-	return dsn
-}
-
-func pgCheckReachable(t testing.TB, dsn string) {
-	t.Helper()
-	v, ok := pgReach.Load(dsn)
-	if !ok {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		db, err := sql.Open("postgres", dsn)
-		if err == nil {
-			err = db.PingContext(ctx)
-			db.Close()
-		}
-		if err != nil {
-			v = err
-		} else {
-			v = error(nil)
-		}
-		pgReach.Store(dsn, v)
-	}
-	if err, _ := v.(error); err != nil {
-		t.Fatalf("%s is set but PostgreSQL cannot be reached: %v", pgEnv, err)
-	}
+	return cachetest.PostgresDSN(t)
 }
 
 // postgresStoreMaker returns a constructor of fresh PostgreSQL stores, each in its own
@@ -72,20 +38,18 @@ func pgCheckReachable(t testing.TB, dsn string) {
 // cannot be reached. Other tests of the package (the sync tests) use it.
 func postgresStoreMaker(t *testing.T) func(*testing.T) cache.Store {
 	t.Helper()
-	dsn := os.Getenv(pgEnv)
-	if dsn == "" {
+	if os.Getenv(pgEnv) == "" {
 		return nil
 	}
-	pgCheckReachable(t, dsn)
-	return func(t *testing.T) cache.Store { return newTestPostgres(t, dsn) }
+	cachetest.PostgresDSN(t)
+	return func(t *testing.T) cache.Store { return cachetest.OpenPostgres(t) }
 }
 
 // newTestPostgres opens a store in a new schema of its own, closed and dropped when the test
 // ends.
 func newTestPostgres(t testing.TB, dsn string) *cache.Postgres {
 	t.Helper()
-	schemaDSN := newTestSchema(t, dsn)
-	st, err := cache.OpenPostgres(context.Background(), schemaDSN)
+	st, err := cache.OpenPostgres(context.Background(), newTestSchema(t, dsn))
 	if err != nil {
 		t.Fatalf("OpenPostgres: %v", err)
 	}
@@ -101,44 +65,7 @@ func newTestPostgres(t testing.TB, dsn string) *cache.Postgres {
 // the schema as its search_path.
 func newTestSchema(t testing.TB, dsn string) string {
 	t.Helper()
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		t.Fatal(err)
-	}
-	schema := "toolhint_test_" + hex.EncodeToString(b[:])
-	db, err := sql.Open("postgres", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	// schema is made of fixed letters and hex digits: safe to splice into DDL.
-	if _, err := db.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
-		db.Close()
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		defer db.Close()
-		if _, err := db.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	return withSearchPath(t, dsn, schema)
-}
-
-// withSearchPath adds a search_path run-time parameter to a URL or key=value DSN.
-func withSearchPath(t testing.TB, dsn, schema string) string {
-	t.Helper()
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatalf("%s: not a URL", pgEnv) // the error would echo the password
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return dsn + " search_path=" + schema
+	return cachetest.PostgresSchema(t, dsn)
 }
 
 // sharedPath returns the path the test flag named flagName holds when a test file of the
@@ -288,7 +215,15 @@ func TestOpenPostgresBadDSN(t *testing.T) {
 }
 
 func TestOpenPostgresMissingSchema(t *testing.T) {
-	dsn := withSearchPath(t, pgTestDSN(t), "toolhint_test_no_such_schema")
+	dsn := pgTestDSN(t)
+	switch {
+	case !strings.Contains(dsn, "://"):
+		dsn += " search_path=toolhint_test_no_such_schema"
+	case strings.Contains(dsn, "?"):
+		dsn += "&search_path=toolhint_test_no_such_schema"
+	default:
+		dsn += "?search_path=toolhint_test_no_such_schema"
+	}
 	st, err := cache.OpenPostgres(context.Background(), dsn)
 	if err == nil {
 		st.Close()
