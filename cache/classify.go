@@ -123,6 +123,12 @@ func (c *ruleClassifier) Classify(a Action) ActionMeta {
 		for _, o := range objects {
 			if cp, ok := c.t.byID[o+"."+cv]; ok {
 				m.Capabilities = append(m.Capabilities, cp.ID) // the shared string
+				// Creating a post publishes it: the action sends it too.
+				if cv == CapCreate && c.t.sends[o] {
+					if sp, ok := c.t.byID[o+"."+CapSend]; ok {
+						m.Capabilities = append(m.Capabilities, sp.ID)
+					}
+				}
 				if n++; n == 2 {
 					break
 				}

@@ -46,6 +46,35 @@ func TestClassifierCapabilities(t *testing.T) {
 	}
 }
 
+func TestClassifierCreatingAPostSendsIt(t *testing.T) {
+	c := cache.NewClassifier(nil)
+	tests := []struct {
+		slug, desc string
+		want       []string
+	}{
+		{"TWITTER_CREATION_OF_A_POST", "Creates a post on behalf of the user.", []string{"post.create", "post.send"}},
+		{"GMAIL_CREATE_EMAIL_DRAFT", "Creates a draft e-mail.", nil}, // a draft is not sent
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug, func(t *testing.T) {
+			app := strings.ToLower(tt.slug[:strings.IndexByte(tt.slug, '_')])
+			m := c.Classify(cache.Action{App: app, Slug: tt.slug, Description: tt.desc})
+			for _, w := range tt.want {
+				if !slices.Contains(m.Capabilities, w) {
+					t.Errorf("Capabilities = %v, want %s among them", m.Capabilities, w)
+				}
+			}
+			if tt.want == nil {
+				for _, id := range m.Capabilities {
+					if strings.HasSuffix(id, ".send") {
+						t.Errorf("Capabilities = %v, want no send", m.Capabilities)
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestClassifierSlackMessageVersusChannel(t *testing.T) {
 	c := cache.NewClassifier(cache.DefaultTaxonomy())
 	send := c.Classify(cache.Action{App: "slack", Slug: "SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL"})

@@ -44,6 +44,9 @@ type Object struct {
 	// Verbs are the capability verbs (Cap*) the object supports. Optional: nil means read,
 	// create, update and delete.
 	Verbs []string
+	// CreateSends says creating one publishes it (a post, a tweet): an action that creates
+	// it also has its send capability. It needs CapSend among Verbs.
+	CreateSends bool
 }
 
 // Concept maps a phrase people use to the capabilities it implies, for prompts that share no
@@ -63,6 +66,7 @@ type Taxonomy struct {
 	byID     map[string]Capability
 	byStem   map[string][]string // word stem -> object names
 	concepts []concept
+	sends    map[string]bool // objects whose creation publishes them
 }
 
 type concept struct {
@@ -79,6 +83,7 @@ func NewTaxonomy(objects []Object, concepts []Concept) (*Taxonomy, error) {
 		an:     text.New(),
 		byID:   map[string]Capability{},
 		byStem: map[string][]string{},
+		sends:  map[string]bool{},
 	}
 	known := map[string]bool{CapSend: true, CapRead: true, CapCreate: true, CapUpdate: true,
 		CapDelete: true, CapUpload: true, CapDownload: true, CapRun: true}
@@ -105,6 +110,12 @@ func NewTaxonomy(objects []Object, concepts []Concept) (*Taxonomy, error) {
 			}
 		}
 		o.Verbs = verbs
+		if o.CreateSends {
+			if !containsString(verbs, CapSend) || !containsString(verbs, CapCreate) {
+				return nil, fmt.Errorf("cache: taxonomy object %q: %w: CreateSends needs the send and create verbs", o.Name, ErrInvalid)
+			}
+			t.sends[o.Name] = true
+		}
 		t.objects = append(t.objects, o)
 		if o.Name == GenericObject {
 			continue
@@ -242,10 +253,39 @@ func (t *Taxonomy) appendCaps(out []string, verb string, objStems []string, word
 		cv = t.CapabilityVerb(verb)
 	}
 	found := false
+	// Concepts first: a phrase says more than its words ("waiting on my review" asks for
+	// pull requests, not reviews), so the words of a matched phrase name no object below.
+	var covered []string
+	var conceptCaps []string
+	if words != "" {
+		var stems []string
+		for _, w := range text.Words(words) {
+			stems = append(stems, t.an.Stem(w))
+		}
+		for _, c := range t.concepts {
+			if !matchSeq(stems, c.stems) {
+				continue
+			}
+			hit := false
+			for _, id := range c.caps {
+				if cv != "" && t.byID[id].Verb != cv {
+					continue // "tell #support the outage is over" sends; it opens no incident
+				}
+				conceptCaps = appendUnique(conceptCaps, id)
+				hit = true
+			}
+			if hit && len(c.stems) > 1 {
+				covered = append(covered, c.stems...)
+			}
+		}
+	}
 	if cv != "" {
 		// The first two object words the taxonomy knows, each with every object it names.
 		words := 0
 		for _, s := range objStems {
+			if containsString(covered, s) {
+				continue
+			}
 			hit := false
 			for _, obj := range t.byStem[s] {
 				if c, ok := t.byID[obj+"."+cv]; ok {
@@ -260,23 +300,9 @@ func (t *Taxonomy) appendCaps(out []string, verb string, objStems []string, word
 			}
 		}
 	}
-	// Concepts.
-	if words != "" {
-		var stems []string
-		for _, w := range text.Words(words) {
-			stems = append(stems, t.an.Stem(w))
-		}
-		for _, c := range t.concepts {
-			if matchSeq(stems, c.stems) {
-				for _, id := range c.caps {
-					if cv != "" && t.byID[id].Verb != cv {
-						continue // "tell #support the outage is over" sends; it opens no incident
-					}
-					out = appendUnique(out, id)
-					found = true
-				}
-			}
-		}
+	for _, id := range conceptCaps {
+		out = appendUnique(out, id)
+		found = true
 	}
 	if !found && cv != "" {
 		switch cv {
@@ -392,7 +418,7 @@ func DefaultObjects() []Object {
 		{Name: "incident", Words: []string{"incident", "outage", "alert", "downtime", "page"}, Verbs: crud},
 		{Name: "oncall", Words: []string{"oncall", "rotation", "shift", "escalation"}, Verbs: crud},
 		{Name: "event", Words: []string{"error", "exception", "crash", "log"}, Verbs: crud},
-		{Name: "post", Words: []string{"post", "tweet", "submission", "article", "story", "thread"}, Verbs: sendable},
+		{Name: "post", Words: []string{"post", "tweet", "submission", "article", "story", "thread"}, Verbs: sendable, CreateSends: true},
 		{Name: "video", Words: []string{"video", "clip", "stream", "livestream", "short"}, Verbs: files},
 		{Name: "playlist", Words: []string{"playlist"}, Verbs: crud},
 		{Name: "image", Words: []string{"image", "photo", "picture", "thumbnail", "media"}, Verbs: files},
@@ -422,6 +448,8 @@ func DefaultConcepts() []Concept {
 		{Phrase: "cancel subscription", Capabilities: []string{"subscription.delete"}},
 		{Phrase: "stop billing", Capabilities: []string{"subscription.delete"}},
 		{Phrase: "billing", Capabilities: []string{"subscription.read", "invoice.read"}},
+		// Setting someone up for billing makes them a customer of the payments app.
+		{Phrase: "for billing", Capabilities: []string{"customer.create"}},
 		{Phrase: "outage", Capabilities: []string{"incident.create"}},
 		{Phrase: "is down", Capabilities: []string{"incident.create"}},
 		{Phrase: "went down", Capabilities: []string{"incident.create"}},
@@ -454,6 +482,24 @@ func DefaultConcepts() []Concept {
 		{Phrase: "remind", Capabilities: []string{"reminder.create", "message.send"}},
 		{Phrase: "announce", Capabilities: []string{"message.send", "post.send"}},
 		{Phrase: "tweet", Capabilities: []string{"post.send"}},
+		// Followers and the public are reached by posting; what they say is read from posts.
+		{Phrase: "followers", Capabilities: []string{"post.send", "post.read"}},
+		{Phrase: "our audience", Capabilities: []string{"post.send", "campaign.send"}},
+		{Phrase: "on social", Capabilities: []string{"post.send", "post.read"}},
+		{Phrase: "social media", Capabilities: []string{"post.send", "post.read"}},
+		{Phrase: "saying about", Capabilities: []string{"post.read"}},
+		{Phrase: "people say", Capabilities: []string{"post.read"}},
+		{Phrase: "mentions of", Capabilities: []string{"post.read"}},
+		{Phrase: "trending", Capabilities: []string{"post.read"}},
+		// Work waiting on someone's review is a pull request asking for it.
+		{Phrase: "my review", Capabilities: []string{"pull_request.read"}},
+		{Phrase: "review request", Capabilities: []string{"pull_request.read"}},
+		{Phrase: "needs review", Capabilities: []string{"pull_request.read"}},
+		// Something wrong with a service shows in its errors and its health.
+		{Phrase: "wrong with", Capabilities: []string{"event.read", "issue.read"}},
+		{Phrase: "off with", Capabilities: []string{"event.read", "issue.read"}},
+		{Phrase: "not working", Capabilities: []string{"event.read", "issue.read"}},
+		{Phrase: "acting up", Capabilities: []string{"event.read", "issue.read"}},
 		{Phrase: "get together", Capabilities: []string{"calendar.event.create"}},
 		{Phrase: "catch up", Capabilities: []string{"calendar.event.create"}},
 		{Phrase: "phone number", Capabilities: []string{"contact.read"}},

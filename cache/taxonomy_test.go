@@ -48,6 +48,7 @@ func TestNewTaxonomyRefusesBadDefinitions(t *testing.T) {
 		{"unknown verb", []cache.Object{{Name: "x", Words: []string{"x"}, Verbs: []string{"teleport"}}}, nil},
 		{"concept with unknown capability", nil, []cache.Concept{{Phrase: "boom", Capabilities: []string{"bomb.explode"}}}},
 		{"empty concept", nil, []cache.Concept{{Phrase: " ", Capabilities: []string{"data.query"}}}},
+		{"creation sends without a send verb", []cache.Object{{Name: "x", Words: []string{"x"}, CreateSends: true}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,6 +92,11 @@ func TestPromptCapabilities(t *testing.T) {
 		{"stop billing Acme at the end of the month", "subscription.delete", ""},
 		{"how are sales looking this week", "order.read", ""},
 		{"what is going on", "data.query", ""},
+		{"what is waiting on my review", "pull_request.read", "review.read"},
+		{"tell our followers the beta is open", "post.send", ""},
+		{"see what people say about our pricing on social media", "post.read", ""},
+		{"something is wrong with the payments service", "event.read", ""},
+		{"we signed a new client, get them set up for billing", "customer.create", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.prompt, func(t *testing.T) {

@@ -19,6 +19,10 @@ import (
 //   - the app the clause names, and a small share of the classifier's confidence;
 //   - minus a little for each slug word the prompt does not explain, which prefers the
 //     canonical action over a specialised sibling.
+//
+// Each clause keeps its best actions; the clauses' lists are interleaved. Steps a prompt
+// implies come last: a clause that acts on something existing it names by kind, not by ID
+// ("send out the draft I wrote"), also lists the best actions that find it.
 const (
 	fieldSlug       = 1.0
 	fieldName       = 0.8
@@ -46,6 +50,7 @@ const (
 	maxClauses  = 4
 	maxTerms    = 64
 	confidentAt = 3.0 // top score from which the hint carries the strong directive
+	lookupTake  = 2   // actions listed for a step the prompt implies (finding what it acts on)
 )
 
 // scratch is per-call working memory, pooled by the Builder.
@@ -77,8 +82,12 @@ type clauseInfo struct {
 	synMask  uint64            // the clause's synonym terms
 	gateMask uint64            // object-like terms: matching one of them passes the gate
 	caps     []string
+	objStems []string // stems of what the clause acts on, in order of importance
 	specific bool
 	strong   bool // the clause names an app directly
+	// appStrength is the strength of the clause's surest app mention (1 when named).
+	appStrength float64
+	byName      bool // the clause names an item by a quoted title or a proper name
 }
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
@@ -135,6 +144,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 				}
 			}
 		}
+		info.objStems = objStems
 		info.caps = b.tax.ClauseCapabilities(nil, c.Verb, objStems, c.Text)
 		// "Trigger an incident" runs nothing: when the objects cannot be run but can be
 		// created, the clause creates them.
@@ -201,9 +211,12 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 			if m.Strength >= 1 {
 				info.strong = true
 			}
+			info.appStrength = max(info.appStrength, m.Strength)
 		}
+		info.byName = slices.ContainsFunc(c.Terms, func(t text.Term) bool { return t.Role == text.RoleContent })
 		res.Capabilities = appendUniq(res.Capabilities, info.caps...)
 	}
+	lookups, lookupOf := b.lookups(req, clauses, &table)
 	if len(table) == 0 {
 		return
 	}
@@ -287,9 +300,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 		fName, fDesc = fieldNameRecipe, fieldDescRecipe
 	}
 
-	var lists [][]cand
-	for ci := range clauses {
-		info := &clauses[ci]
+	score := func(info *clauseInfo) []cand {
 		cands := sc.cands[:0]
 		for i := range metas {
 			m := &metas[i]
@@ -358,6 +369,9 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 					score -= pluralBonus
 				case info.c.HasID && aVerb == text.VerbGet:
 					score += pluralBonus
+				case info.byName && !info.c.HasID && (aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbSearch)):
+					// An item known by its name, not its ID, is searched for.
+					score += pluralBonus
 				}
 			}
 			if capHit {
@@ -369,6 +383,10 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 					score += appNamedBonus * named
 				case info.strong:
 					score += appOtherMalus
+				case info.appStrength >= 0.5:
+					// A step that stays in the app an earlier step names ("look up the
+					// issue on GitHub and add a comment") leans away from other apps.
+					score += appOtherMalus * info.appStrength
 				}
 			}
 			score += confidenceW * m.Confidence
@@ -420,13 +438,56 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 				break
 			}
 		}
-		lists = append(lists, kept)
+		return kept
+	}
+	lists := make([][]cand, len(clauses))
+	for ci := range clauses {
+		lists[ci] = score(&clauses[ci])
 	}
 
-	// Interleave the clauses' rankings so each step surfaces its best actions first.
 	perApp := map[string]int{}
 	var appsUsed []string
 	seen := map[int32]bool{}
+	// emit lists an action for clause ci, unless it is listed already or a limit is reached.
+	emit := func(c cand, ci int, info *clauseInfo) {
+		m := &metas[c.i]
+		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp {
+			return
+		}
+		if !slices.Contains(appsUsed, m.App) {
+			if len(appsUsed) >= lim.MaxAppsSearch {
+				return
+			}
+			appsUsed = append(appsUsed, m.App)
+		}
+		seen[c.i] = true
+		perApp[m.App]++
+		tier := StrategyTokenFiltered
+		switch {
+		case req.RecipeMode:
+			tier = StrategyRecipeToken
+		case c.capHit:
+			tier = StrategyCapability
+		}
+		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(c.score), Step: ci}
+		for mk := c.mask; mk != 0; mk &= mk - 1 {
+			match.Terms = append(match.Terms, table[bits.TrailingZeros64(mk)])
+		}
+		if c.capHit {
+			for _, id := range m.Capabilities {
+				if slices.Contains(info.caps, id) {
+					match.Capabilities = append(match.Capabilities, id)
+				}
+			}
+		}
+		if len(res.Matches) < lim.MaxParamHintActions && len(m.Params) > 0 {
+			match.Params = m.Params[:min(len(m.Params), lim.MaxParamsPerAction)]
+		}
+		res.Matches = append(res.Matches, match)
+		res.MatchedActions = append(res.MatchedActions, m.Action)
+	}
+
+	// Interleave the clauses' rankings so each step surfaces its best actions first.
 	for rank := 0; len(res.MatchedActions) < lim.MaxActions; rank++ {
 		more := false
 		for ci, l := range lists {
@@ -434,42 +495,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 				continue
 			}
 			more = true
-			c := l[rank]
-			m := &metas[c.i]
-			if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp {
-				continue
-			}
-			if !slices.Contains(appsUsed, m.App) {
-				if len(appsUsed) >= lim.MaxAppsSearch {
-					continue
-				}
-				appsUsed = append(appsUsed, m.App)
-			}
-			seen[c.i] = true
-			perApp[m.App]++
-			tier := StrategyTokenFiltered
-			switch {
-			case req.RecipeMode:
-				tier = StrategyRecipeToken
-			case c.capHit:
-				tier = StrategyCapability
-			}
-			match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(c.score), Step: ci}
-			for mk := c.mask; mk != 0; mk &= mk - 1 {
-				match.Terms = append(match.Terms, table[bits.TrailingZeros64(mk)])
-			}
-			if c.capHit {
-				for _, id := range m.Capabilities {
-					if slices.Contains(clauses[ci].caps, id) {
-						match.Capabilities = append(match.Capabilities, id)
-					}
-				}
-			}
-			if len(res.Matches) < lim.MaxParamHintActions && len(m.Params) > 0 {
-				match.Params = m.Params[:min(len(m.Params), lim.MaxParamsPerAction)]
-			}
-			res.Matches = append(res.Matches, match)
-			res.MatchedActions = append(res.MatchedActions, m.Action)
+			emit(l[rank], ci, &clauses[ci])
 			if len(res.MatchedActions) >= lim.MaxActions {
 				break
 			}
@@ -478,11 +504,77 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 			break
 		}
 	}
+	// Then the implied steps that find what a clause acts on: their best few, after every
+	// stated step, so they never push a stated step's actions down.
+	for k := range lookups {
+		l := score(&lookups[k])
+		for j := 0; j < len(l) && j < lookupTake && len(res.MatchedActions) < lim.MaxActions; j++ {
+			emit(l[j], lookupOf[k], &lookups[k])
+		}
+	}
 	if len(res.Matches) == 0 {
 		return
 	}
 	res.Strategy = res.Matches[0].Tier
 	res.Confident = res.Matches[0].Score >= confidentAt
+}
+
+// lookups returns the steps a prompt implies but does not state: a clause that sends,
+// changes, removes or copies something that exists, named by what it is rather than by an
+// ID ("send out the draft I wrote", "copy everything in /reports to Drive"), first has to
+// find it. Each lookup is the clause turned into a list (or a search, when the clause
+// quotes a name), with the index of the clause it serves. A prompt that states a read step
+// already has its lookup. New verb terms are added to the table.
+func (b *Builder) lookups(req Request, clauses []clauseInfo, table *[]string) ([]clauseInfo, []int) {
+	if req.RecipeMode {
+		return nil, nil
+	}
+	var out []clauseInfo
+	var of []int
+	for ci := range clauses {
+		info := &clauses[ci]
+		fam := b.an.Family(info.c.Verb)
+		if fam == text.FamilyRead {
+			return out, of // an explicit read step: later clauses act on what it found
+		}
+		acts := fam == text.FamilySend || fam == text.FamilyUpdate || fam == text.FamilyDelete || info.c.Verb == text.VerbCopy
+		if !acts || !info.c.Existing || info.c.HasID || len(info.objStems) == 0 {
+			continue
+		}
+		lk := *info
+		verb := text.VerbList
+		for _, t := range info.c.Terms {
+			if t.Role == text.RoleContent {
+				verb = text.VerbSearch // a quoted name is searched for
+				break
+			}
+		}
+		lk.c.Verb, lk.c.VerbWord, lk.c.VerbImplied = verb, "", true
+		lk.c.Destructive, lk.c.Plural = false, verb == text.VerbList
+		for m := info.verbMask; m != 0; m &= m - 1 {
+			lk.w[bits.TrailingZeros64(m)] = 0
+		}
+		lk.mask &^= info.verbMask
+		lk.gateMask &^= info.verbMask
+		lk.verbMask = 0
+		idx := slices.Index(*table, verb)
+		if idx < 0 {
+			if len(*table) == maxTerms {
+				continue
+			}
+			*table = append(*table, verb)
+			idx = len(*table) - 1
+		}
+		lk.w[idx] = verbTermW
+		lk.mask |= 1 << idx
+		lk.verbMask = 1 << idx
+		lk.verbs = []string{verb}
+		lk.caps = b.tax.ClauseCapabilities(nil, text.VerbGet, info.objStems, info.c.Text)
+		lk.specific = !allGeneric(b.tax, lk.caps)
+		out = append(out, lk)
+		of = append(of, ci)
+	}
+	return out, of
 }
 
 func allGeneric(t *cache.Taxonomy, caps []string) bool {

@@ -44,8 +44,12 @@ type Clause struct {
 	Destructive bool   // the verb deletes, removes, archives or cancels
 	HasID       bool   // the clause names a specific item by number or key
 	Plural      bool   // the clause's object is plural ("list incidents")
-	Terms       []Term
-	Apps        []AppMention
+	// Existing says the verb acts on something that exists already and is named by what
+	// it is, not by an ID ("send the draft I wrote", "copy everything in /reports"): a
+	// step that finds it is implied.
+	Existing bool
+	Terms    []Term
+	Apps     []AppMention
 }
 
 // Prompt is an analysed prompt: one clause per step it asks for.
@@ -68,6 +72,7 @@ type token struct {
 	kind   tokKind
 	word   string // lower-case word, or entity type stem
 	weight float64
+	proper bool // capitalised inside a sentence: likely a name ("Jane", "Finance")
 }
 
 // synonymW is the share of a word's weight its synonyms get.
@@ -112,7 +117,13 @@ func (a *Analyzer) tokens(s string) []token {
 			tail := f[len(core):]
 			core = strings.TrimLeft(core, "([{\"'‘“")
 			if core != "" {
+				n := len(toks)
 				toks = a.field(toks, core)
+				if isCapitalised(core) && !sentenceStart(toks[:n]) {
+					for k := n; k < len(toks); k++ {
+						toks[k].proper = toks[k].kind == tokWord
+					}
+				}
 			}
 			switch {
 			case strings.ContainsAny(tail, ".!?;"):
@@ -124,6 +135,43 @@ func (a *Analyzer) tokens(s string) []token {
 		toks = append(toks, token{kind: tokSoft})
 	}
 	return toks
+}
+
+// isCapitalised reports whether a word starts with a capital and goes on in lower case
+// ("Jane", "Finance"; not "API" or "iOS").
+func isCapitalised(f string) bool {
+	r, n := utf8.DecodeRuneInString(f)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	for _, r := range f[n:] {
+		if unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return n < len(f)
+}
+
+// sentenceStart reports whether the next word opens a sentence.
+func sentenceStart(toks []token) bool {
+	for i := len(toks) - 1; i >= 0; i-- {
+		switch toks[i].kind {
+		case tokHard:
+			return true
+		case tokSoft:
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// isName reports whether a capitalised word inside a sentence names something (a person,
+// a team, a folder) rather than being a word the lexicon knows.
+func (a *Analyzer) isName(w string) bool {
+	s := a.Stem(w)
+	return !a.stop[w] && a.verbs[s] == "" && a.nounVerbs[s] == "" && !a.timeWord[s] &&
+		a.syn[s] == nil && a.canon[w] == nil && a.aliases[w] == nil && !a.prep[w]
 }
 
 // field types one whitespace-separated field of a prompt.
@@ -305,18 +353,32 @@ func findClose(s string, from int, closeQ, openQ rune) int {
 // rewrite replaces multi-word phrasings ("look up" -> "get").
 func (a *Analyzer) rewrite(toks []token) []token {
 	out := make([]token, 0, len(toks))
+	var wild, skipped []token
 	for i := 0; i < len(toks); {
 		if toks[i].kind == tokWord {
-			if rw, n := a.matchRewrite(toks[i:]); n > 0 {
+			var rw rewrite
+			var n int
+			if rw, n, wild, skipped = a.matchRewrite(toks[i:], wild[:0], skipped[:0]); n > 0 {
+				kept := false
 				for _, w := range rw.to {
-					out = append(out, token{kind: tokWord, word: w})
+					if w != "*" {
+						out = append(out, token{kind: tokWord, word: w})
+						continue
+					}
+					// A "*" in the replacement keeps what the pattern's wildcards stood
+					// for ("let the team know" -> "send message to the team").
+					kept = true
+					out = append(out, wild...)
 				}
-				// Entities a wildcard stood for ("let #launch know") keep their meaning.
-				for _, t := range toks[i : i+n] {
-					if t.kind == tokEntity || t.kind == tokID {
+				// Otherwise entities a wildcard stood for ("let #launch know") keep their
+				// meaning.
+				for _, t := range wild {
+					if !kept && t.kind == tokEntity {
 						out = append(out, t)
 					}
 				}
+				// Content inside the phrase ("give her (sofia@…) access") stays content.
+				out = append(out, skipped...)
 				i += n
 				continue
 			}
@@ -327,24 +389,45 @@ func (a *Analyzer) rewrite(toks []token) []token {
 	return out
 }
 
-func (a *Analyzer) matchRewrite(toks []token) (rewrite, int) {
+// matchRewrite finds the first rewrite whose pattern opens toks. It returns the rewrite,
+// the number of tokens matched, the tokens its wildcards stood for, and the content tokens
+// skipped inside the phrase (appended to wild and skipped); n is 0 when none matches.
+func (a *Analyzer) matchRewrite(toks []token, wild, skipped []token) (rewrite, int, []token, []token) {
+	w0, s0 := len(wild), len(skipped)
 	for _, rw := range a.rewrites {
 		if len(rw.from) > len(toks) {
 			continue
 		}
-		ok := true
-		for j, w := range rw.from {
-			wild := w == "*" && (toks[j].kind == tokWord || toks[j].kind == tokEntity)
-			if !wild && (toks[j].kind != tokWord || toks[j].word != w) {
+		wild, skipped = wild[:w0], skipped[:s0]
+		j, ok := 0, true
+		for k, w := range rw.from {
+			for k > 0 && j < len(toks) && (toks[j].kind == tokContent || toks[j].kind == tokSoft) {
+				if toks[j].kind == tokContent {
+					skipped = append(skipped, toks[j])
+				}
+				j++
+			}
+			if j >= len(toks) {
 				ok = false
 				break
 			}
+			t := toks[j]
+			if w == "*" && (t.kind == tokWord || t.kind == tokEntity) {
+				wild = append(wild, t)
+				j++
+				continue
+			}
+			if t.kind != tokWord || t.word != w {
+				ok = false
+				break
+			}
+			j++
 		}
 		if ok {
-			return rw, len(rw.from)
+			return rw, j, wild, skipped
 		}
 	}
-	return rewrite{}, 0
+	return rewrite{}, 0, wild[:w0], skipped[:s0]
 }
 
 // split cuts the token stream into clauses: at sentence ends, and at a comma or a joining
@@ -544,7 +627,8 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			question = true
 		}
 		if !a.stop[t.word] || a.verbs[a.Stem(t.word)] != "" {
-			if !named[i] {
+			// After an article the word is a noun or an adjective ("the new designer").
+			if !named[i] && !(i > 0 && toks[i-1].kind == tokWord && isArticle(toks[i-1].word)) {
 				if cl, ok := a.LeadVerbClass(a.Stem(t.word)); ok && !question {
 					c.Verb, verbAt = cl, i
 				}
@@ -560,6 +644,11 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			if named[i] {
 				continue
 			}
+			// A third-person form ("the designer starts monday") states a fact, and a
+			// plural ("the updates") is a noun: neither is what the prompt asks to do.
+			if s := a.Stem(t.word); s != t.word && strings.HasSuffix(t.word, "s") && !strings.HasSuffix(t.word, "ss") {
+				continue
+			}
 			if cl, ok := a.verbs[a.Stem(t.word)]; ok {
 				c.Verb, verbAt = cl, i
 				break
@@ -570,6 +659,13 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		c.Verb, c.VerbImplied = VerbGet, true
 	}
 	c.Destructive = c.Verb != "" && !c.VerbImplied && a.destructive[c.Verb]
+	if verbAt >= 0 {
+		c.Existing = existingObject(toks[verbAt+1:])
+	}
+	// Reading what is said "about" a topic, with no item named by ID, is a search.
+	if c.Verb == VerbGet && aboutTopic(toks[verbAt+1:]) {
+		c.Verb = VerbSearch
+	}
 
 	add := func(stem string, w float64, r Role) {
 		for i := range c.Terms {
@@ -641,6 +737,11 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		if a.stop[w] || isJoiner(w) {
 			continue
 		}
+		if t.proper && !named[i] && a.isName(w) {
+			// A name says which item, not what kind: it counts like quoted content.
+			add(a.Stem(w), 0.2, RoleContent)
+			continue
+		}
 		fold = a.fold(fold[:0], w)
 		for _, s := range fold {
 			var wt float64
@@ -682,6 +783,12 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			if person {
 				add(a.Stem("member"), 0.6, RoleObject)
 				add(a.Stem("collaborator"), 0.3, RoleSynonym)
+				// A person added to a meeting is a guest: the event is updated.
+				if c.Verb == VerbAdd && a.mentionsEvent(toks) {
+					c.Verb = VerbUpdate
+					add(a.Stem("attendee"), 0.6, RoleObject)
+					add(a.Stem("guest"), 0.3, RoleSynonym)
+				}
 				break
 			}
 		}
@@ -845,6 +952,62 @@ func (a *Analyzer) looseAlias(w string) bool {
 		return false
 	}
 	return true
+}
+
+// mentionsEvent reports whether the words name a calendar event.
+func (a *Analyzer) mentionsEvent(toks []token) bool {
+	for _, t := range toks {
+		if t.kind != tokWord {
+			continue
+		}
+		switch a.Stem(t.word) {
+		case a.Stem("event"), a.Stem("meeting"), a.Stem("invite"), a.Stem("appointment"), a.Stem("call"):
+			return true
+		}
+	}
+	return false
+}
+
+// isArticle reports whether a word is an article or a possessive that opens a noun phrase.
+func isArticle(w string) bool {
+	switch w {
+	case "the", "a", "an", "my", "our", "your", "their", "his", "her", "its":
+		return true
+	}
+	return false
+}
+
+// aboutTopic reports whether the words name a topic ("about the launch") and no item ID.
+func aboutTopic(toks []token) bool {
+	about := false
+	for _, t := range toks {
+		switch {
+		case t.kind == tokID:
+			return false
+		case t.kind == tokWord && t.word == "about":
+			about = true
+		}
+	}
+	return about
+}
+
+// existingObject reports whether the words after a verb open with a determiner that points
+// at things that exist ("the", "my", "everything"), after any particle ("send out the").
+func existingObject(toks []token) bool {
+	for _, t := range toks {
+		if t.kind != tokWord {
+			return false
+		}
+		switch t.word {
+		case "out", "up", "over", "off", "back":
+			continue
+		case "the", "my", "our", "your", "his", "her", "their", "that", "this", "those", "these",
+			"everything", "all", "each", "every":
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // mergeClauses folds clauses that only point back at an earlier one ("find it and read it")

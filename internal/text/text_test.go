@@ -125,6 +125,29 @@ func TestPrompt(t *testing.T) {
 		{"request form", "could you please archive that thread", []clause{{Verb: text.VerbArchive, Destructive: true}}},
 		{"noun verb", "email Bob the deck", []clause{{Verb: text.VerbSend, Has: []string{a.Stem("email")}}}},
 		{"colon content", "tweet: we shipped dark mode", []clause{{Verb: text.VerbSend, Lacks: []string{a.Stem("dark")}}}},
+		{"rewrite keeps the recipient", "let the design team know the build is green",
+			[]clause{{Verb: text.VerbSend, Has: []string{a.Stem("message"), a.Stem("team")}}}},
+		{"dependency is an issue link", "mark PROJ-7 as blocked by PROJ-3",
+			[]clause{{Verb: text.VerbUpdate, Has: []string{a.Stem("issue"), a.Stem("link")}}}},
+		{"reading about a topic searches", "show me what customers say about the new onboarding",
+			[]clause{{Verb: text.VerbSearch}}},
+		{"an ID is no topic", "show me PROJ-9 and what it is about", []clause{{Verb: text.VerbGet}}},
+		{"tracking time starts a time entry", "track time on the onboarding rework",
+			[]clause{{Verb: text.VerbCreate, Has: []string{a.Stem("time"), a.Stem("entry")}}}},
+		{"a name is not an object", "find Maria Lopez in gmail",
+			[]clause{{Verb: text.VerbSearch, Apps: []string{"gmail"}, Lacks: []string{a.Stem("maria"), a.Stem("lopez")}}}},
+		{"a capitalised word opening a sentence is read", "Email the deck to Bob",
+			[]clause{{Verb: text.VerbSend, Has: []string{a.Stem("deck")}}}},
+		{"a guest added to a meeting updates it", "add lee@example.com to thursday's planning meeting",
+			[]clause{{Verb: text.VerbUpdate, Has: []string{a.Stem("attendee"), a.Stem("meeting")}}}},
+		{"granting access adds a collaborator", "give @sam write access to the design repo",
+			[]clause{{Verb: text.VerbAdd, Has: []string{a.Stem("collaborator"), a.Stem("permission"), a.Stem("user")}}}},
+		{"content inside a phrase", "give him (sam@example.com) access to the folder",
+			[]clause{{Verb: text.VerbAdd, Has: []string{a.Stem("collaborator"), a.Stem("folder")}}}},
+		{"an adjective after an article is no verb", "the new intern starts monday",
+			[]clause{{Verb: "", Has: []string{a.Stem("intern")}}}},
+		{"approving a pull request reviews it", "approve the pull request for the login fix",
+			[]clause{{Verb: text.VerbCreate, Has: []string{a.Stem("review"), a.Stem("pull")}}}},
 		{"empty", "   ", nil},
 	}
 	for _, tt := range tests {
@@ -178,6 +201,32 @@ func TestPrompt(t *testing.T) {
 						t.Errorf("clause %d: terms %v have %q", i, stems, l)
 					}
 				}
+			}
+		})
+	}
+}
+
+func TestPromptExisting(t *testing.T) {
+	a := text.New()
+	tests := []struct {
+		prompt string
+		want   bool
+	}{
+		{"send out the draft I wrote yesterday", true},
+		{"copy everything in /reports to the shared drive", true},
+		{"forward my latest invoice email to accounting", true},
+		{"send a message to #general", false},
+		{"create an issue for the login bug", false},
+		{"delete PROJ-12", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prompt, func(t *testing.T) {
+			p := a.Prompt(tt.prompt, nil)
+			if len(p.Clauses) == 0 {
+				t.Fatalf("Prompt(%q) has no clause", tt.prompt)
+			}
+			if got := p.Clauses[0].Existing; got != tt.want {
+				t.Errorf("Existing = %v, want %v (%+v)", got, tt.want, p.Clauses[0])
 			}
 		})
 	}
