@@ -47,6 +47,8 @@ type pgMetaCache struct {
 	// for all apps), bounded by pgMaxViewMetas entries in total.
 	views    map[string][]ActionMeta
 	viewSize int
+	// actions holds the decoded actions AppActions serves, for the same version.
+	actions pgActionsCache
 }
 
 func newPgMetaCache(version int64) *pgMetaCache {
