@@ -10,7 +10,7 @@ import (
 )
 
 // staticSource serves a fixed catalogue in one page. A real program syncs from Composio
-// through a few lines adapting *composio.Client (see examples/sync).
+// through composiosource.New(client).
 type staticSource struct {
 	apps    []cache.App
 	actions []cache.Action

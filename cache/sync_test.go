@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/cache/cachetest"
 )
 
 // syncStore names a way to make an empty store for the sync tests.
@@ -43,35 +44,6 @@ func quick(o cache.SyncOptions) cache.SyncOptions {
 		o.RetryDelay = time.Millisecond
 	}
 	return o
-}
-
-// catalogue is what a store holds, for before/after comparisons.
-type catalogue struct {
-	Apps    []cache.App
-	Actions []cache.Action
-}
-
-func snapshot(t *testing.T, st cache.Store) catalogue {
-	t.Helper()
-	ctx := context.Background()
-	var c catalogue
-	for off := 0; ; {
-		p, err := st.ListApps(ctx, cache.AppQuery{Limit: 1000, Offset: off})
-		if err != nil {
-			t.Fatalf("ListApps: %v", err)
-		}
-		c.Apps = append(c.Apps, p.Apps...)
-		off += len(p.Apps)
-		if len(p.Apps) == 0 || off >= p.Total {
-			break
-		}
-	}
-	acts, err := st.Actions(ctx, cache.ActionFilter{})
-	if err != nil {
-		t.Fatalf("Actions: %v", err)
-	}
-	c.Actions = acts
-	return c
 }
 
 // newSource serves a catalogue of 17 apps of 10 actions, 10 actions a page: 17 pages.
@@ -116,7 +88,7 @@ func TestSyncFullThenUnchanged(t *testing.T) {
 		if rep.Pages != 4+17 || rep.AppsListed != 17 || rep.ActionsListed != 170 || !rep.StatsWritten {
 			t.Errorf("first sync report = %+v", rep)
 		}
-		got := snapshot(t, st)
+		got := cachetest.Snapshot(t, st)
 		want := slices.Clone(src.actions)
 		slices.SortFunc(want, func(a, b cache.Action) int { return strings.Compare(a.Slug, b.Slug) })
 		if diff := cmp.Diff(want, got.Actions, ignoreTimes); diff != "" {
@@ -151,7 +123,7 @@ func TestSyncFullThenUnchanged(t *testing.T) {
 		}
 
 		// Re-sync with nothing changed: every row unchanged, times kept, nothing written.
-		before := snapshot(t, st)
+		before := cachetest.Snapshot(t, st)
 		rep = mustSync(t, st, src, cache.SyncOptions{})
 		wantApplied = cache.ApplyResult{AppsUnchanged: 17, ActionsUnchanged: 170}
 		if diff := cmp.Diff(wantApplied, rep.Applied); diff != "" {
@@ -160,7 +132,7 @@ func TestSyncFullThenUnchanged(t *testing.T) {
 		if rep.StatsWritten {
 			t.Error("re-sync wrote stats though nothing changed")
 		}
-		if diff := cmp.Diff(before, snapshot(t, st)); diff != "" {
+		if diff := cmp.Diff(before, cachetest.Snapshot(t, st)); diff != "" {
 			t.Errorf("re-sync changed the store (-before +after):\n%s", diff)
 		}
 		if j := lastJob(t, st); j.Status != cache.JobSucceeded || j.ActionsSynced != 0 || j.AppsSynced != 0 {
@@ -271,7 +243,7 @@ func TestSyncFailureLeavesCatalogue(t *testing.T) {
 				st := newStore(t)
 				src := newSource()
 				mustSync(t, st, src, cache.SyncOptions{})
-				before := snapshot(t, st)
+				before := cachetest.Snapshot(t, st)
 				statsBefore, _ := st.Stats(context.Background())
 
 				tt.inject(src)
@@ -285,7 +257,7 @@ func TestSyncFailureLeavesCatalogue(t *testing.T) {
 				if !strings.Contains(err.Error(), tt.wantMsg) {
 					t.Errorf("error %q does not say %q", err, tt.wantMsg)
 				}
-				if diff := cmp.Diff(before, snapshot(t, st)); diff != "" {
+				if diff := cmp.Diff(before, cachetest.Snapshot(t, st)); diff != "" {
 					t.Errorf("failed sync changed the catalogue (-before +after):\n%s", diff)
 				}
 				statsAfter, _ := st.Stats(context.Background())
@@ -657,7 +629,7 @@ func TestSyncCancelled(t *testing.T) {
 				src.bulkWithoutParams = true
 				mustSync(t, st, src, cache.SyncOptions{BackfillApps: -1})
 				src.bulkWithoutParams = false
-				before := snapshot(t, st)
+				before := cachetest.Snapshot(t, st)
 				src.actions[0].Description = "Changed; must not be written."
 
 				ctx, cancel := context.WithCancel(context.Background())
@@ -667,7 +639,7 @@ func TestSyncCancelled(t *testing.T) {
 				if !errors.Is(err, context.Canceled) {
 					t.Fatalf("Sync error = %v, want context.Canceled", err)
 				}
-				if diff := cmp.Diff(before, snapshot(t, st)); diff != "" {
+				if diff := cmp.Diff(before, cachetest.Snapshot(t, st)); diff != "" {
 					t.Errorf("cancelled sync changed the catalogue (-before +after):\n%s", diff)
 				}
 				if j := lastJob(t, st); j.Status != cache.JobCancelled || !strings.Contains(j.Error, "context canceled") {

@@ -77,16 +77,18 @@ func loadFixture(t *testing.T, st cache.Store) {
 }
 
 // catalogue is everything a store holds about its catalogue, times included.
-type catalogue struct {
+// Catalogue is everything a store holds about the catalogue, for before/after comparisons.
+type Catalogue struct {
 	Apps    []cache.App
 	Actions []cache.Action
 	Meta    []cache.ActionMeta
 }
 
-func snapshot(t *testing.T, st cache.Store) catalogue {
+// Snapshot reads every app, action and action metadata of st, failing t on an error.
+func Snapshot(t testing.TB, st cache.Store) Catalogue {
 	t.Helper()
 	ctx := context.Background()
-	var c catalogue
+	var c Catalogue
 	for off := 0; ; {
 		p, err := st.ListApps(ctx, cache.AppQuery{Limit: 1000, Offset: off})
 		if err != nil {
@@ -125,7 +127,7 @@ func testApplyNew(t *testing.T, st cache.Store) {
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("ApplyResult (-want +got):\n%s", diff)
 	}
-	got := snapshot(t, st)
+	got := Snapshot(t, st)
 	if diff := cmp.Diff(wantApps(), got.Apps, noTimes); diff != "" {
 		t.Errorf("apps (-want +got):\n%s", diff)
 	}
@@ -146,21 +148,21 @@ func testApplyNew(t *testing.T, st cache.Store) {
 
 func testApplyUnchanged(t *testing.T, st cache.Store) {
 	loadFixture(t, st)
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	time.Sleep(2 * time.Millisecond) // a rewrite would get a later time
 	res := apply(t, st, fixtureBatch())
 	want := cache.ApplyResult{AppsUnchanged: len(fixtureApps()), ActionsUnchanged: len(fixtureActions())}
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("ApplyResult (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(before, snapshot(t, st), exact); diff != "" {
+	if diff := cmp.Diff(before, Snapshot(t, st), exact); diff != "" {
 		t.Errorf("unchanged rows changed (-before +after):\n%s", diff)
 	}
 }
 
 func testApplyUpdate(t *testing.T, st cache.Store) {
 	loadFixture(t, st)
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	time.Sleep(2 * time.Millisecond)
 
 	gmail := fixtureApps()[0]
@@ -175,7 +177,7 @@ func testApplyUpdate(t *testing.T, st cache.Store) {
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("ApplyResult (-want +got):\n%s", diff)
 	}
-	after := snapshot(t, st)
+	after := Snapshot(t, st)
 	wantGmail := gmail
 	wantGmail.ActionCount = 3
 	ctx := context.Background()
@@ -193,7 +195,7 @@ func testApplyUpdate(t *testing.T, st cache.Store) {
 	if diff := cmp.Diff(send, gotSend, noTimes); diff != "" {
 		t.Errorf("updated action (-want +got):\n%s", diff)
 	}
-	times := func(c catalogue) map[string]time.Time {
+	times := func(c Catalogue) map[string]time.Time {
 		m := map[string]time.Time{}
 		for _, a := range c.Apps {
 			m["app "+a.Slug] = a.UpdatedAt
@@ -398,7 +400,7 @@ func testApplyInvalid(t *testing.T, st cache.Store) {
 		{"action of deleted app", cache.Batch{DeleteApps: []string{"gmail"}, Actions: []cache.Action{good()}}, cache.ErrInvalid},
 		{"bad delete slug", cache.Batch{DeleteActions: []string{"a b"}}, cache.ErrInvalid},
 	}
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := st.Apply(context.Background(), tt.b)
@@ -411,14 +413,14 @@ func testApplyInvalid(t *testing.T, st cache.Store) {
 			}
 		})
 	}
-	if diff := cmp.Diff(before, snapshot(t, st), exact); diff != "" {
+	if diff := cmp.Diff(before, Snapshot(t, st), exact); diff != "" {
 		t.Errorf("refused batches changed the store (-before +after):\n%s", diff)
 	}
 }
 
 func testApplyAllOrNothing(t *testing.T, st cache.Store) {
 	loadFixture(t, st)
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	// A big batch that upserts, deletes and adds, with one bad action at the very end.
 	var b cache.Batch
 	b.Apps = []cache.App{{Slug: "linear", DisplayName: "Linear"}}
@@ -432,7 +434,7 @@ func testApplyAllOrNothing(t *testing.T, st cache.Store) {
 	b.Actions = append(b.Actions, changed, cache.Action{App: "linear", Slug: "LINEAR_BAD", Parameters: json.RawMessage(`[]`)})
 	_, err := st.Apply(context.Background(), b)
 	wantErr(t, "Apply of a batch with a bad last action", err, cache.ErrInvalid)
-	if diff := cmp.Diff(before, snapshot(t, st), exact); diff != "" {
+	if diff := cmp.Diff(before, Snapshot(t, st), exact); diff != "" {
 		t.Errorf("a refused batch changed the store (-before +after):\n%s", diff)
 	}
 	// The same batch without the bad action is applied whole.
@@ -909,7 +911,7 @@ func testReclassify(t *testing.T, st cache.Store) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("metadata after Reclassify (-want +got):\n%s", diff)
 	}
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	if diff := cmp.Diff(wantActions(), before.Actions, noTimes); diff != "" {
 		t.Errorf("Reclassify changed the actions (-want +got):\n%s", diff)
 	}
@@ -1285,7 +1287,7 @@ func testContext(t *testing.T, st cache.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	job.Status = cache.JobSucceeded
@@ -1331,7 +1333,7 @@ func testContext(t *testing.T, st cache.Store) {
 		}
 	}
 	bg := context.Background()
-	if diff := cmp.Diff(before, snapshot(t, st), exact); diff != "" {
+	if diff := cmp.Diff(before, Snapshot(t, st), exact); diff != "" {
 		t.Errorf("calls with a cancelled context changed the catalogue (-before +after):\n%s", diff)
 	}
 	if c, err := st.Connection(bg, "ws1", "gmail"); err != nil || c.Status != cache.StatusAdded {

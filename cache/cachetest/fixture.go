@@ -251,12 +251,12 @@ func long(n int) string { return strings.Repeat("x", n) }
 // diffCatalogue is cmp.Diff(want, got) over whole catalogues with opts (noTimes or exact),
 // with a fast path for the common case of equal catalogues: cmp is slow on the 16,000
 // actions of a full snapshot.
-func diffCatalogue(want, got catalogue, withTimes bool) string {
-	strip := func(c catalogue) catalogue {
+func diffCatalogue(want, got Catalogue, withTimes bool) string {
+	strip := func(c Catalogue) Catalogue {
 		if withTimes {
 			return c
 		}
-		out := catalogue{Apps: slices.Clone(c.Apps), Actions: slices.Clone(c.Actions), Meta: c.Meta}
+		out := Catalogue{Apps: slices.Clone(c.Apps), Actions: slices.Clone(c.Actions), Meta: c.Meta}
 		for i := range out.Apps {
 			out.Apps[i].UpdatedAt = time.Time{}
 		}

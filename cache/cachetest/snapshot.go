@@ -142,7 +142,7 @@ func testSnapshotRoundTrip(t *testing.T, newStore func(t *testing.T) cache.Store
 
 	dst := newStore(t)
 	importBoth(t, dst, apps, actions)
-	want, got := snapshot(t, src), snapshot(t, dst)
+	want, got := Snapshot(t, src), Snapshot(t, dst)
 	if diff := cmp.Diff(want, got, noTimes); diff != "" {
 		t.Errorf("catalogue after export and import (-want +got):\n%s", diff)
 	}
@@ -156,7 +156,7 @@ func testSnapshotRoundTrip(t *testing.T, newStore func(t *testing.T) cache.Store
 
 	// Importing a store's own export changes nothing, times included.
 	importBoth(t, src, apps, actions)
-	if diff := cmp.Diff(want, snapshot(t, src), exact); diff != "" {
+	if diff := cmp.Diff(want, Snapshot(t, src), exact); diff != "" {
 		t.Errorf("re-importing the export changed the store (-before +after):\n%s", diff)
 	}
 
@@ -191,7 +191,7 @@ func goodRows(n int) []string {
 
 func testSnapshotBadInput(t *testing.T, st cache.Store) {
 	loadFixture(t, st)
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	with := func(n int, bad string) string {
 		rows := goodRows(n)
 		rows[n-1] = bad
@@ -261,7 +261,7 @@ func testSnapshotBadInput(t *testing.T, st cache.Store) {
 			}
 		})
 	}
-	if diff := cmp.Diff(before, snapshot(t, st), exact); diff != "" {
+	if diff := cmp.Diff(before, Snapshot(t, st), exact); diff != "" {
 		t.Errorf("failed imports changed the store (-before +after):\n%s", diff)
 	}
 }
@@ -288,7 +288,7 @@ func (c *cancellingReader) Read(p []byte) (int, error) {
 
 func testSnapshotCancelled(t *testing.T, st cache.Store) {
 	loadFixture(t, st)
-	before := snapshot(t, st)
+	before := Snapshot(t, st)
 	in := strings.Join(goodRows(5000), "\n") + "\n"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -296,7 +296,7 @@ func testSnapshotCancelled(t *testing.T, st cache.Store) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("ImportJSONL cancelled mid-way: n=%d, error %v, want context.Canceled", n, err)
 	}
-	if diff := cmp.Diff(before, snapshot(t, st), exact); diff != "" {
+	if diff := cmp.Diff(before, Snapshot(t, st), exact); diff != "" {
 		t.Errorf("a cancelled import changed the store (-before +after):\n%s", diff)
 	}
 }
@@ -368,7 +368,7 @@ func RoundTrip(t *testing.T, newStore func(t *testing.T) cache.Store, actionsPat
 	if !bytes.Equal(apps, apps2) {
 		t.Errorf("the second apps export differs from the first (-first +second):\n%s", cmp.Diff(string(apps), string(apps2)))
 	}
-	if diff := diffCatalogue(snapshot(t, st), snapshot(t, st2), false); diff != "" {
+	if diff := diffCatalogue(Snapshot(t, st), Snapshot(t, st2), false); diff != "" {
 		t.Errorf("catalogue after the round trip (-first +second):\n%s", truncate(diff, 4000))
 	}
 }
