@@ -3,6 +3,8 @@ package cache
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -90,7 +92,6 @@ func (c *ruleClassifier) Classify(a Action) ActionMeta {
 		} else if v, i := c.an.MainVerb(m.DescTerms); v != "" && i < 3 {
 			verb = v
 			// Objects still come from the slug: its words name what the action is about.
-			_ = i
 			at = -1
 		}
 	}
@@ -225,30 +226,18 @@ func (c *ruleClassifier) Classify(a Action) ActionMeta {
 
 	// Fields keep only what the fields above them lack: a match counts at the best field it
 	// is found in, so repeats add nothing but work.
-	if slicesEqual(m.NameTerms, m.SlugTerms) {
+	if slices.Equal(m.NameTerms, m.SlugTerms) {
 		m.NameTerms = nil
 	}
 	m.DescTerms = without(m.DescTerms, m.SlugTerms, m.NameTerms)
 	return m
 }
 
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // without returns ss minus the strings in either of the other lists, reusing ss.
 func without(ss, x, y []string) []string {
 	out := ss[:0]
 	for _, s := range ss {
-		if !containsString(x, s) && !containsString(y, s) {
+		if !slices.Contains(x, s) && !slices.Contains(y, s) {
 			out = append(out, s)
 		}
 	}
@@ -260,48 +249,57 @@ func without(ss, x, y []string) []string {
 
 // summariseParams lists the top-level parameters of a JSON Schema object, required first,
 // each with a short description. A schema it cannot read gives nil.
+//
+// It walks the schema once with a streaming decoder rather than unmarshalling it and then
+// decoding its properties again: import runs it on every action. It reads what
+// json.Unmarshal would (keys match in any case, the last of a repeated key wins, trailing
+// data is an error), except that a repeated "properties" key must be valid every time.
 func summariseParams(schema json.RawMessage) []Param {
 	if len(schema) == 0 {
 		return nil
 	}
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
-	}
-	if err := json.Unmarshal(schema, &s); err != nil || len(s.Properties) == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(s.Properties))
+	dec := json.NewDecoder(bytes.NewReader(schema))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil
 	}
-	var req, opt []Param
+	var params []Param
+	var required []string
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil
 		}
-		name, _ := tok.(string)
-		var p struct {
-			Type        json.RawMessage   `json:"type"`
-			Description string            `json:"description"`
-			Title       string            `json:"title"`
-			AnyOf       []json.RawMessage `json:"anyOf"`
-			Items       json.RawMessage   `json:"items"`
+		key, _ := tok.(string)
+		switch {
+		case strings.EqualFold(key, "properties"):
+			var ok bool
+			if params, ok = readProperties(dec); !ok {
+				return nil
+			}
+		case strings.EqualFold(key, "required"):
+			if err := dec.Decode(&required); err != nil {
+				return nil
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil
+			}
 		}
-		if err := dec.Decode(&p); err != nil {
-			return nil
-		}
-		d := p.Description
-		if d == "" {
-			d = p.Title
-		}
-		param := Param{Name: name, Type: paramType(p.Type, p.AnyOf), Description: shortDesc(d)}
-		if containsString(s.Required, name) {
-			param.Required = true
-			req = append(req, param)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil
+	}
+	var req, opt []Param
+	for _, p := range params {
+		if slices.Contains(required, p.Name) {
+			p.Required = true
+			req = append(req, p)
 		} else {
-			opt = append(opt, param)
+			opt = append(opt, p)
 		}
 	}
 	out := append(req, opt...)
@@ -309,6 +307,39 @@ func summariseParams(schema json.RawMessage) []Param {
 		out = out[:maxParams]
 	}
 	return out
+}
+
+// readProperties reads the value of a schema's "properties" from dec: one Param per
+// property, in document order, none marked required yet. It reports false for a value that
+// is not an object of objects.
+func readProperties(dec *json.Decoder) ([]Param, bool) {
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var out []Param
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, _ := tok.(string)
+		var p struct {
+			Type        json.RawMessage   `json:"type"`
+			Description string            `json:"description"`
+			Title       string            `json:"title"`
+			AnyOf       []json.RawMessage `json:"anyOf"`
+		}
+		if err := dec.Decode(&p); err != nil {
+			return nil, false
+		}
+		d := p.Description
+		if d == "" {
+			d = p.Title
+		}
+		out = append(out, Param{Name: name, Type: paramType(p.Type, p.AnyOf), Description: shortDesc(d)})
+	}
+	_, err := dec.Token() // the closing brace
+	return out, err == nil
 }
 
 // paramType names a property's JSON type: the first non-null one of a type list or anyOf.

@@ -208,20 +208,22 @@ func lineOf(err error, list string, nums []int) error {
 	return err
 }
 
-// storedApps returns the slugs of every app in st.
-func storedApps(ctx context.Context, st Store) (map[string]bool, error) {
-	out := make(map[string]bool)
+// eachApp calls fn for every app in st in slug order, paging through ListApps, and stops at
+// the first error.
+func eachApp(ctx context.Context, st Store, fn func(App) error) error {
 	for off := 0; ; {
 		p, err := st.ListApps(ctx, AppQuery{Limit: maxPageLimit, Offset: off})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, a := range p.Apps {
-			out[a.Slug] = true
+			if err := fn(a); err != nil {
+				return err
+			}
 		}
 		off += len(p.Apps)
 		if len(p.Apps) == 0 || off >= p.Total {
-			return out, nil
+			return nil
 		}
 	}
 }
@@ -265,8 +267,8 @@ func ImportJSONL(ctx context.Context, st Store, r io.Reader) (int, error) {
 			appOrder = append(appOrder, a.App)
 		}
 	}
-	stored, err := storedApps(ctx, st)
-	if err != nil {
+	stored := make(map[string]bool)
+	if err := eachApp(ctx, st, func(a App) error { stored[a.Slug] = true; return nil }); err != nil {
 		return 0, opError("import: listing apps", err)
 	}
 	var apps []App
@@ -389,22 +391,16 @@ func ExportAppsJSONL(ctx context.Context, st Store, w io.Writer) (int, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf []byte
 	n := 0
-	for off := 0; ; {
-		p, err := st.ListApps(ctx, AppQuery{Limit: maxPageLimit, Offset: off})
-		if err != nil {
-			return n, opError("export apps", err)
+	err := eachApp(ctx, st, func(a App) error {
+		buf = appendAppRow(buf[:0], a)
+		if _, err := bw.Write(buf); err != nil {
+			return err
 		}
-		for _, a := range p.Apps {
-			buf = appendAppRow(buf[:0], a)
-			if _, err := bw.Write(buf); err != nil {
-				return n, opError("export apps", err)
-			}
-			n++
-		}
-		off += len(p.Apps)
-		if len(p.Apps) == 0 || off >= p.Total {
-			break
-		}
+		n++
+		return nil
+	})
+	if err != nil {
+		return n, opError("export apps", err)
 	}
 	if err := bw.Flush(); err != nil {
 		return n, opError("export apps", err)

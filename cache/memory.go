@@ -28,7 +28,7 @@ import (
 //
 // The zero value is not usable; call NewMemory.
 type Memory struct {
-	wmu     sync.Mutex // serialises catalogue writers (Apply, Reclassify, SetClassifier)
+	wmu     sync.Mutex // serialises catalogue writers (Apply, Reclassify)
 	catalog atomic.Pointer[memCatalog]
 	classif atomic.Pointer[classifierBox]
 
@@ -367,15 +367,17 @@ type actionCopier struct {
 	flags []bool
 }
 
-func newActionCopier(as []*memAction) *actionCopier {
+// newActionCopier returns a copier sized for the count actions at(0), ..., at(count-1).
+func newActionCopier(count int, at func(i int) *Action) *actionCopier {
 	n, t, f := 0, 0, 0
-	for _, a := range as {
-		n += len(a.a.Parameters) + len(a.a.Response)
-		t += len(a.a.Tags)
-		if a.a.Destructive != nil {
+	for i := range count {
+		a := at(i)
+		n += len(a.Parameters) + len(a.Response)
+		t += len(a.Tags)
+		if a.Destructive != nil {
 			f++
 		}
-		if a.a.ReadOnly != nil {
+		if a.ReadOnly != nil {
 			f++
 		}
 	}
@@ -489,7 +491,7 @@ func (m *Memory) Action(ctx context.Context, slug string) (Action, error) {
 	if !ok {
 		return Action{}, fmt.Errorf("%w: action %q", ErrNotFound, s)
 	}
-	return newActionCopier([]*memAction{a}).copy(a.a), nil
+	return newActionCopier(1, func(int) *Action { return &a.a }).copy(a.a), nil
 }
 
 // Actions lists actions ordered by app then slug. See ActionFilter.
@@ -530,7 +532,7 @@ func (m *Memory) Actions(ctx context.Context, f ActionFilter) ([]Action, error) 
 			break
 		}
 	}
-	cp := newActionCopier(sel)
+	cp := newActionCopier(len(sel), func(i int) *Action { return &sel[i].a })
 	out := make([]Action, len(sel))
 	for i, a := range sel {
 		out[i] = cp.copy(a.a)
@@ -590,7 +592,7 @@ func (m *Memory) AppActions(ctx context.Context, q AppActionsQuery) (ActionPage,
 		}
 		total++
 	}
-	cp := newActionCopier(sel)
+	cp := newActionCopier(len(sel), func(i int) *Action { return &sel[i].a })
 	page := ActionPage{Actions: make([]ActionState, len(sel)), Total: total}
 	for i, a := range sel {
 		page.Actions[i] = ActionState{Action: cp.copy(a.a), Enabled: enabled == nil || enabled[a.a.Slug]}
@@ -854,12 +856,9 @@ func (m *Memory) AgentApps(ctx context.Context, agentID int64) ([]Assignment, er
 	return out, nil
 }
 
-// connArgs checks and normalises a workspace and app pair.
+// connArgs checks a workspace and app pair and returns it as a connections key.
 func connArgs(ws, app string) (connKey, error) {
-	if err := checkWorkspace(ws); err != nil {
-		return connKey{}, err
-	}
-	s, err := normAppSlug(app)
+	s, err := normConnArgs(ws, app)
 	if err != nil {
 		return connKey{}, err
 	}

@@ -222,7 +222,7 @@ func (p *Postgres) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	return tx.Commit()
 }
 
-// lockWrites takes the catalogue write lock for the rest of tx.
+// pgLockWrites takes the catalogue write lock for the rest of tx.
 func pgLockWrites(ctx context.Context, tx *sqlx.Tx) error {
 	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))`, pgLockWrite)
 	return err

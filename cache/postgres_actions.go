@@ -70,7 +70,7 @@ func (c *pgActionsCache) add(app string, e *pgAppActions) {
 func (p *Postgres) AppActions(ctx context.Context, q AppActionsQuery) (ActionPage, error) {
 	app, err := normAppSlug(q.App)
 	if err != nil {
-		return ActionPage{}, fmt.Errorf("cache: %w", err)
+		return ActionPage{}, err
 	}
 	limit, offset, err := pageBounds(q.Limit, q.Offset)
 	if err != nil {
@@ -130,19 +130,7 @@ func (e *pgAppActions) page(search string, limit, offset int, enabled map[string
 		total++
 	}
 	// One buffer each for the JSON, tags and flags of the page, as the memory store copies.
-	n, t, f := 0, 0, 0
-	for _, i := range sel {
-		a := &e.actions[i]
-		n += len(a.Parameters) + len(a.Response)
-		t += len(a.Tags)
-		if a.Destructive != nil {
-			f++
-		}
-		if a.ReadOnly != nil {
-			f++
-		}
-	}
-	cp := &actionCopier{buf: make([]byte, 0, n), tags: make([]string, 0, t), flags: make([]bool, 0, f)}
+	cp := newActionCopier(len(sel), func(k int) *Action { return &e.actions[sel[k]] })
 	out := ActionPage{Actions: make([]ActionState, len(sel)), Total: total}
 	for k, i := range sel {
 		a := e.actions[i]

@@ -96,16 +96,12 @@ func pgReadActions(t *testing.T, st cache.Store, q cache.AppActionsQuery) pgActi
 func TestPostgresAppActionsSeesOtherStoresWrites(t *testing.T) {
 	ctx := context.Background()
 	a, b := pgOpenPair(t)
-	mirror := cache.NewMemory()
 
 	changed := pgActionsBatch()
 	changed.Apps, changed.Actions = nil, changed.Actions[:1]
 	changed.Actions[0].Description = "Archives every unread message in the inbox"
 	changed.Actions[0].Parameters = json.RawMessage(`{"type":"object","required":["id"]}`)
-	steps := []struct {
-		name  string
-		write func(st cache.Store) error
-	}{
+	steps := []pgSharedStep{
 		{"initial import", func(st cache.Store) error { _, err := st.Apply(ctx, pgActionsBatch()); return err }},
 		{"unchanged re-import", func(st cache.Store) error { _, err := st.Apply(ctx, pgActionsBatch()); return err }},
 		{"save enabled actions", func(st cache.Store) error {
@@ -136,28 +132,8 @@ func TestPostgresAppActionsSeesOtherStoresWrites(t *testing.T) {
 			t.Fatalf("empty store: AppActions(%+v) = %+v, want ErrNotFound", q, got)
 		}
 	}
-	for _, step := range steps {
-		t.Run(step.name, func(t *testing.T) {
-			if err := step.write(b); err != nil {
-				t.Fatalf("write through B: %v", err)
-			}
-			if err := step.write(mirror); err != nil {
-				t.Fatalf("write to the memory mirror: %v", err)
-			}
-			for _, q := range pgActionsQueries() {
-				want := pgReadActions(t, mirror, q)
-				// Twice: the first read may fill the cache, the second is served from it.
-				for i := range 2 {
-					if diff := cmp.Diff(want, pgReadActions(t, a, q), pgIgnoreUpdatedAt); diff != "" {
-						t.Errorf("read %d of A, AppActions(%+v) mismatch (-want +got):\n%s", i, q, diff)
-					}
-				}
-				if diff := cmp.Diff(want, pgReadActions(t, b, q), pgIgnoreUpdatedAt); diff != "" {
-					t.Errorf("B, AppActions(%+v) mismatch (-want +got):\n%s", q, diff)
-				}
-			}
-		})
-	}
+	pgCheckSharedWrites(t, a, b, steps, pgActionsQueries(), pgReadActions,
+		func(q cache.AppActionsQuery) string { return fmt.Sprintf("AppActions(%+v)", q) }, pgIgnoreUpdatedAt)
 }
 
 // TestPostgresAppActionsCopies checks that a caller changing what AppActions returned

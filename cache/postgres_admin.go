@@ -177,7 +177,7 @@ func (p *Postgres) UnassignApp(ctx context.Context, agentID int64, app string) e
 	}
 	s, err := normAppSlug(app)
 	if err != nil {
-		return fmt.Errorf("cache: %w", err)
+		return err
 	}
 	res, err := p.db.ExecContext(ctx, `DELETE FROM agent_apps WHERE agent_id = $1 AND app = $2`, agentID, s)
 	if err != nil {
@@ -227,24 +227,12 @@ func (r pgConnScan) conn() Connection {
 
 const pgConnColumns = `workspace_id, app, status, connection_id, connected_at, updated_at`
 
-// pgConnArgs checks and normalises a workspace and app pair.
-func pgConnArgs(ws, app string) (string, error) {
-	if err := checkWorkspace(ws); err != nil {
-		return "", err
-	}
-	s, err := normAppSlug(app)
-	if err != nil {
-		return "", fmt.Errorf("cache: %w", err)
-	}
-	return s, nil
-}
-
 // AddConnection creates a connection in status added; ErrConflict when it exists.
 func (p *Postgres) AddConnection(ctx context.Context, workspaceID, app string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
 	}
-	app, err := pgConnArgs(workspaceID, app)
+	app, err := normConnArgs(workspaceID, app)
 	if err != nil {
 		return Connection{}, err
 	}
@@ -271,7 +259,7 @@ func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app str
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
 	}
-	app, err := pgConnArgs(workspaceID, app)
+	app, err := normConnArgs(workspaceID, app)
 	if err != nil {
 		return Connection{}, err
 	}
@@ -324,7 +312,7 @@ func (p *Postgres) RemoveConnection(ctx context.Context, workspaceID, app string
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	app, err := pgConnArgs(workspaceID, app)
+	app, err := normConnArgs(workspaceID, app)
 	if err != nil {
 		return err
 	}
@@ -345,7 +333,7 @@ func (p *Postgres) Connection(ctx context.Context, workspaceID, app string) (Con
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
 	}
-	app, err := pgConnArgs(workspaceID, app)
+	app, err := normConnArgs(workspaceID, app)
 	if err != nil {
 		return Connection{}, err
 	}
@@ -393,7 +381,7 @@ func (p *Postgres) SaveEnabledActions(ctx context.Context, workspaceID, app stri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	app, err := pgConnArgs(workspaceID, app)
+	app, err := normConnArgs(workspaceID, app)
 	if err != nil {
 		return err
 	}
@@ -441,7 +429,7 @@ func (p *Postgres) SetAppEnabled(ctx context.Context, workspaceID, app string, e
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	app, err := pgConnArgs(workspaceID, app)
+	app, err := normConnArgs(workspaceID, app)
 	if err != nil {
 		return err
 	}
@@ -487,7 +475,7 @@ func (p *Postgres) ToolConfig(ctx context.Context, workspaceID, app string) (Too
 	if err := ctx.Err(); err != nil {
 		return ToolConfig{}, err
 	}
-	app, err := pgConnArgs(workspaceID, app)
+	app, err := normConnArgs(workspaceID, app)
 	if err != nil {
 		return ToolConfig{}, err
 	}

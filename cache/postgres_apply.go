@@ -8,14 +8,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -304,38 +301,18 @@ func pgApplyActions(ctx context.Context, tx *sqlx.Tx, actions []Action, c Classi
 	return pgCopyMeta(ctx, tx, changed, c)
 }
 
-// pgCopyMeta classifies actions with c and copies their metadata in. The caller has removed
-// any metadata the actions had. Classification runs on up to GOMAXPROCS goroutines (a
-// Classifier is safe for concurrent use), each on its own slice of the actions, all of
-// which have returned when pgCopyMeta does.
+// pgCopyMeta classifies actions with c (see classifyAll) and copies their metadata in. The
+// caller has removed any metadata the actions had.
 func pgCopyMeta(ctx context.Context, tx *sqlx.Tx, actions []Action, c Classifier) error {
-	metas := make([]ActionMeta, len(actions))
-	workers := min(runtime.GOMAXPROCS(0), 8, len(actions)/512+1)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n, i := 0, w; i < len(actions); n, i = n+1, i+workers {
-				if n%128 == 0 {
-					if err := ctx.Err(); err != nil {
-						errs[w] = err
-						return
-					}
-				}
-				m, err := pgClassify(c, actions[i])
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				metas[i] = m
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	metas, err := classifyAll(ctx, c, actions)
+	if err != nil {
 		return err
+	}
+	for _, m := range metas {
+		// pgUnpackMeta would not read a NaN back; infinities are refused with it.
+		if math.IsNaN(m.Confidence) || math.IsInf(m.Confidence, 0) {
+			return fmt.Errorf("%w: classifier gave %s a confidence of %v", ErrInvalid, m.Action, m.Confidence)
+		}
 	}
 	return pgCopy(ctx, tx, `COPY action_meta (action, app, capabilities, keywords, destructive,
 		read_only, confidence, slug_terms, name_terms, desc_terms, params, packed) FROM STDIN`, len(metas), func(i int) []any {
@@ -344,23 +321,6 @@ func pgCopyMeta(ctx context.Context, tx *sqlx.Tx, actions []Action, c Classifier
 			m.Destructive, m.ReadOnly, m.Confidence, pq.StringArray(m.SlugTerms),
 			pq.StringArray(m.NameTerms), pq.StringArray(m.DescTerms), pgParamsJSON(m.Params), pgPackMeta(m)}
 	})
-}
-
-// pgClassify runs a host's classifier, turning a panic into an error so a faulty classifier
-// fails the write instead of the process. The metadata is always filed under the action's
-// own slug and app.
-func pgClassify(c Classifier, a Action) (m ActionMeta, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("classifier panicked on %s: %v", a.Slug, r)
-		}
-	}()
-	m = c.Classify(a)
-	m.Action, m.App = a.Slug, a.App
-	if math.IsNaN(m.Confidence) || math.IsInf(m.Confidence, 0) {
-		return m, fmt.Errorf("%w: classifier gave %s a confidence of %v", ErrInvalid, a.Slug, m.Confidence)
-	}
-	return m, nil
 }
 
 // pgCopy streams n rows into the server with a COPY ... FROM STDIN statement.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/cache/cachetest"
 )
 
 // pgBenchApps are eight everyday apps of the shared catalogue: the size of request
@@ -17,12 +18,12 @@ var pgBenchApps = []string{"gmail", "slack", "notion", "googlecalendar", "google
 // pgLoadCatalogue returns a PostgreSQL store holding the shared catalogue.
 func pgLoadCatalogue(b *testing.B) *cache.Postgres {
 	b.Helper()
-	dsn := pgTestDSN(b)
+	pgTestDSN(b) // skip or fail before reading the catalogue
 	data, err := os.ReadFile(catalogPath(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	st := newTestPostgres(b, dsn)
+	st := cachetest.OpenPostgres(b)
 	if _, err := cache.ImportJSONL(context.Background(), st, bytes.NewReader(data)); err != nil {
 		b.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func pgLoadCatalogue(b *testing.B) *cache.Postgres {
 // BenchmarkPostgresImportJSONL imports the shared catalogue into an empty PostgreSQL store
 // (target: under 8 s).
 func BenchmarkPostgresImportJSONL(b *testing.B) {
-	dsn := pgTestDSN(b)
+	pgTestDSN(b) // skip or fail before reading the catalogue
 	data, err := os.ReadFile(catalogPath(b))
 	if err != nil {
 		b.Fatal(err)
@@ -41,7 +42,7 @@ func BenchmarkPostgresImportJSONL(b *testing.B) {
 	b.ReportAllocs()
 	for range b.N {
 		b.StopTimer()
-		st := newTestPostgres(b, dsn)
+		st := cachetest.OpenPostgres(b)
 		b.StartTimer()
 		n, err := cache.ImportJSONL(ctx, st, bytes.NewReader(data))
 		if err != nil {

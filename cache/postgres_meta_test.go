@@ -31,15 +31,56 @@ func pgMetaBatch() cache.Batch {
 func pgOpenPair(t *testing.T) (a, b *cache.Postgres) {
 	t.Helper()
 	dsn := newTestSchema(t, pgTestDSN(t))
-	open := func() *cache.Postgres {
-		st, err := cache.OpenPostgres(context.Background(), dsn)
-		if err != nil {
-			t.Fatalf("OpenPostgres: %v", err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
+	return pgOpen(t, dsn), pgOpen(t, dsn)
+}
+
+// pgOpen opens a store on dsn, closed when t ends.
+func pgOpen(t *testing.T, dsn string) *cache.Postgres {
+	t.Helper()
+	st, err := cache.OpenPostgres(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("OpenPostgres: %v", err)
 	}
-	return open(), open()
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// pgSharedStep is one write of a test that writes through one store and reads through
+// another on the same schema.
+type pgSharedStep struct {
+	name  string
+	write func(st cache.Store) error
+}
+
+// pgCheckSharedWrites runs each step's write through b and through a memory mirror, then
+// checks that, for every query, a and b read what the mirror reads. call names a query in
+// failure messages.
+func pgCheckSharedWrites[Q, R any](t *testing.T, a, b *cache.Postgres, steps []pgSharedStep, queries []Q,
+	read func(t *testing.T, st cache.Store, q Q) R, call func(q Q) string, opts ...cmp.Option) {
+	t.Helper()
+	mirror := cache.NewMemory()
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			if err := step.write(b); err != nil {
+				t.Fatalf("write through B: %v", err)
+			}
+			if err := step.write(mirror); err != nil {
+				t.Fatalf("write to the memory mirror: %v", err)
+			}
+			for _, q := range queries {
+				want := read(t, mirror, q)
+				// Twice: the first read may fill the cache, the second is served from it.
+				for i := range 2 {
+					if diff := cmp.Diff(want, read(t, a, q), opts...); diff != "" {
+						t.Errorf("read %d of A, %s mismatch (-want +got):\n%s", i, call(q), diff)
+					}
+				}
+				if diff := cmp.Diff(want, read(t, b, q), opts...); diff != "" {
+					t.Errorf("B, %s mismatch (-want +got):\n%s", call(q), diff)
+				}
+			}
+		})
+	}
 }
 
 // pgMetaRequests are the app sets the cache tests read: all apps, one app, several apps,
@@ -59,17 +100,13 @@ var pgMetaRequests = [][]string{
 func TestPostgresActionMetaSeesOtherStoresWrites(t *testing.T) {
 	ctx := context.Background()
 	a, b := pgOpenPair(t)
-	mirror := cache.NewMemory()
 
 	changed := pgMetaBatch()
 	changed.Apps, changed.Actions = nil, changed.Actions[:1]
 	changed.Actions[0].Description = "Archives every unread message in the inbox"
 	added := cache.Batch{Actions: []cache.Action{{App: "slack", Slug: "SLACK_CREATE_CHANNEL", DisplayName: "Create channel", Description: "Creates a channel"}}}
 
-	steps := []struct {
-		name  string
-		write func(st cache.Store) error
-	}{
+	steps := []pgSharedStep{
 		{"initial import", func(st cache.Store) error { _, err := st.Apply(ctx, pgMetaBatch()); return err }},
 		{"unchanged re-import", func(st cache.Store) error { _, err := st.Apply(ctx, pgMetaBatch()); return err }},
 		{"change an action", func(st cache.Store) error { _, err := st.Apply(ctx, changed); return err }},
@@ -98,28 +135,8 @@ func TestPostgresActionMetaSeesOtherStoresWrites(t *testing.T) {
 			t.Fatalf("empty store: ActionMeta(%q) = %v, want an empty non-nil slice", apps, got)
 		}
 	}
-	for _, step := range steps {
-		t.Run(step.name, func(t *testing.T) {
-			if err := step.write(b); err != nil {
-				t.Fatalf("write through B: %v", err)
-			}
-			if err := step.write(mirror); err != nil {
-				t.Fatalf("write to the memory mirror: %v", err)
-			}
-			for _, apps := range pgMetaRequests {
-				want := read(t, mirror, apps)
-				// Twice: the first read may fill the cache, the second is served from it.
-				for i := range 2 {
-					if diff := cmp.Diff(want, read(t, a, apps)); diff != "" {
-						t.Errorf("read %d of A, ActionMeta(%q) mismatch (-want +got):\n%s", i, apps, diff)
-					}
-				}
-				if diff := cmp.Diff(want, read(t, b, apps)); diff != "" {
-					t.Errorf("B, ActionMeta(%q) mismatch (-want +got):\n%s", apps, diff)
-				}
-			}
-		})
-	}
+	pgCheckSharedWrites(t, a, b, steps, pgMetaRequests, read,
+		func(apps []string) string { return fmt.Sprintf("ActionMeta(%q)", apps) })
 }
 
 // TestPostgresActionMetaShared checks that repeated calls share one read-only result while

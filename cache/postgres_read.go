@@ -61,7 +61,7 @@ func (r pgAppScan) app() (App, error) {
 func (p *Postgres) App(ctx context.Context, slug string) (App, error) {
 	slug, err := normAppSlug(slug)
 	if err != nil {
-		return App{}, fmt.Errorf("cache: %w", err)
+		return App{}, err
 	}
 	var r pgAppScan
 	err = p.db.GetContext(ctx, &r, `SELECT `+pgAppColumns+` FROM apps WHERE slug = $1`, slug)
@@ -132,7 +132,7 @@ func (p *Postgres) ListApps(ctx context.Context, q AppQuery) (AppPage, error) {
 func (p *Postgres) AppTriggers(ctx context.Context, app string) ([]Trigger, error) {
 	app, err := normAppSlug(app)
 	if err != nil {
-		return nil, fmt.Errorf("cache: %w", err)
+		return nil, err
 	}
 	var raw sql.NullString
 	err = p.db.GetContext(ctx, &raw, `SELECT triggers FROM apps WHERE slug = $1`, app)
@@ -224,7 +224,7 @@ func pgSelectActions(ctx context.Context, q sqlx.QueryerContext, tail string, ar
 func (p *Postgres) Action(ctx context.Context, slug string) (Action, error) {
 	slug, err := normActionSlug(slug)
 	if err != nil {
-		return Action{}, fmt.Errorf("cache: %w", err)
+		return Action{}, err
 	}
 	var r pgActionScan
 	err = p.db.GetContext(ctx, &r, `SELECT `+pgActionColumns+` FROM actions WHERE slug = $1`, slug)

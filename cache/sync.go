@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -535,7 +537,7 @@ func (s *syncRun) listActions(ctx context.Context, apps []string) (listing, erro
 			}
 			for _, a := range p.Actions {
 				noParams := isJSONNull(a.Parameters)
-				n, err := normAction(a, false)
+				n, err := normAction(a)
 				if err != nil {
 					// Kept out of the batch and out of orphan deletion: a stored copy stays.
 					s.rep.Skipped++
@@ -596,18 +598,8 @@ type storedCatalogue struct {
 
 func (s *syncRun) readStored(ctx context.Context) (storedCatalogue, error) {
 	sc := storedCatalogue{apps: map[string]App{}, actions: map[string]Action{}, byApp: map[string][]string{}}
-	for off := 0; ; {
-		p, err := s.st.ListApps(ctx, AppQuery{Limit: 1000, Offset: off})
-		if err != nil {
-			return sc, fmt.Errorf("cache: sync: read stored apps: %w", err)
-		}
-		for _, a := range p.Apps {
-			sc.apps[a.Slug] = a
-		}
-		off += len(p.Apps)
-		if len(p.Apps) == 0 || off >= p.Total {
-			break
-		}
+	if err := eachApp(ctx, s.st, func(a App) error { sc.apps[a.Slug] = a; return nil }); err != nil {
+		return sc, fmt.Errorf("cache: sync: read stored apps: %w", err)
 	}
 	acts, err := s.st.Actions(ctx, ActionFilter{})
 	if err != nil {
@@ -704,7 +696,7 @@ func (s *syncRun) plan(ctx context.Context, apps []App, listed listing, sc store
 		}
 		app, ok := sc.apps[a.App]
 		if !ok {
-			app = App{Slug: a.App, DisplayName: displayFromSlug(a.App)}
+			app = App{Slug: a.App, DisplayName: appNameFromSlug(a.App)}
 			s.log.Warn("cache: sync: action names an unlisted app; app made from its slug", "app", a.App, "action", a.Slug)
 		}
 		app.UpdatedAt = time.Time{}
@@ -864,7 +856,7 @@ func (s *syncRun) backfill(ctx context.Context, actions []Action, missing []int)
 			if isJSONNull(a.Parameters) {
 				continue
 			}
-			if n, err := normAction(Action{App: r.app, Slug: a.Slug, Parameters: a.Parameters}, false); err == nil {
+			if n, err := normAction(Action{App: r.app, Slug: a.Slug, Parameters: a.Parameters}); err == nil {
 				params[n.Slug] = n.Parameters
 			}
 		}
@@ -910,7 +902,7 @@ func (s *syncRun) runBackfill(ctx context.Context) error {
 	}
 	var actions []Action
 	var missing []int
-	for _, slug := range sortedKeys(stored.actions) {
+	for _, slug := range slices.Sorted(maps.Keys(stored.actions)) {
 		a := stored.actions[slug]
 		if !hasParameters(a.Parameters) {
 			missing = append(missing, len(actions))
@@ -1066,25 +1058,4 @@ func jsonEqual(a, b json.RawMessage) bool {
 	xa, _ := json.Marshal(x)
 	ya, _ := json.Marshal(y)
 	return string(xa) == string(ya)
-}
-
-// displayFromSlug makes "google_maps" into "Google Maps".
-func displayFromSlug(slug string) string {
-	words := strings.FieldsFunc(slug, func(r rune) bool { return r == '_' || r == '-' })
-	for i, w := range words {
-		words[i] = strings.ToUpper(w[:1]) + w[1:]
-	}
-	if len(words) == 0 {
-		return slug
-	}
-	return strings.Join(words, " ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

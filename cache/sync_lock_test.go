@@ -12,32 +12,21 @@ import (
 	"github.com/toolhint/toolhint/cache"
 )
 
+// lockingStore makes a pair of stores that share one sync lock.
+type lockingStore struct {
+	name string
+	new  func(t *testing.T) (cache.Store, cache.Store)
+}
+
 // lockingStores lists pairs of stores that share one sync lock: the same memory store
 // twice, and two PostgreSQL stores (two connection pools, as two processes would have) on
 // one schema.
-func lockingStores(t *testing.T) []struct {
-	name string
-	new  func(t *testing.T) (cache.Store, cache.Store)
-} {
-	out := []struct {
-		name string
-		new  func(t *testing.T) (cache.Store, cache.Store)
-	}{{"memory", func(*testing.T) (cache.Store, cache.Store) { m := cache.NewMemory(); return m, m }}}
+func lockingStores(t *testing.T) []lockingStore {
+	out := []lockingStore{{"memory", func(*testing.T) (cache.Store, cache.Store) { m := cache.NewMemory(); return m, m }}}
 	if postgresStoreMaker(t) != nil {
-		out = append(out, struct {
-			name string
-			new  func(t *testing.T) (cache.Store, cache.Store)
-		}{"postgres", func(t *testing.T) (cache.Store, cache.Store) {
-			dsn := newTestSchema(t, pgTestDSN(t))
-			open := func() cache.Store {
-				st, err := cache.OpenPostgres(context.Background(), dsn)
-				if err != nil {
-					t.Fatalf("OpenPostgres: %v", err)
-				}
-				t.Cleanup(func() { st.Close() })
-				return st
-			}
-			return open(), open()
+		out = append(out, lockingStore{"postgres", func(t *testing.T) (cache.Store, cache.Store) {
+			a, b := pgOpenPair(t)
+			return a, b
 		}})
 	}
 	return out
@@ -50,7 +39,7 @@ func TestLockSync(t *testing.T) {
 			la, ok := a.(cache.SyncLocker)
 			lb, _ := b.(cache.SyncLocker)
 			if !ok {
-				t.Skipf("%T does not implement cache.SyncLocker yet", a)
+				t.Fatalf("%T does not implement cache.SyncLocker", a)
 			}
 			ctx := context.Background()
 			unlock, err := la.LockSync(ctx, false)
@@ -107,7 +96,7 @@ func TestSyncConcurrent(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			a, b := s.new(t)
 			if _, ok := a.(cache.SyncLocker); !ok {
-				t.Skipf("%T does not implement cache.SyncLocker yet", a)
+				t.Fatalf("%T does not implement cache.SyncLocker", a)
 			}
 			src := newSource()
 			started := make(chan struct{})
@@ -175,7 +164,7 @@ func TestSyncClosesAbandonedJobs(t *testing.T) {
 	forEachStore(t, func(t *testing.T, newStore func(*testing.T) cache.Store) {
 		st := newStore(t)
 		if _, ok := st.(cache.SyncLocker); !ok {
-			t.Skipf("%T does not implement cache.SyncLocker yet", st)
+			t.Fatalf("%T does not implement cache.SyncLocker", st)
 		}
 		ctx := context.Background()
 		dead, err := st.StartSyncJob(ctx, "full")
@@ -200,15 +189,7 @@ func TestSyncClosesAbandonedJobs(t *testing.T) {
 // for the dead process.
 func TestPostgresSyncLockDiesWithItsSession(t *testing.T) {
 	schemaDSN := newTestSchema(t, pgTestDSN(t))
-	open := func() *cache.Postgres {
-		st, err := cache.OpenPostgres(context.Background(), schemaDSN)
-		if err != nil {
-			t.Fatalf("OpenPostgres: %v", err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
-	a, b := open(), open()
+	a, b := pgOpen(t, schemaDSN), pgOpen(t, schemaDSN)
 	ctx := context.Background()
 	unlock, err := a.LockSync(ctx, false)
 	if err != nil {

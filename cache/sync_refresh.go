@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -85,7 +87,7 @@ func RefreshConnections(ctx context.Context, st Store, src AccountSource, opts R
 		}
 	}
 	var errs []error
-	for _, ws := range sortedKeys(byWS) {
+	for _, ws := range slices.Sorted(maps.Keys(byWS)) {
 		list := byWS[ws]
 		apps := make([]string, 0, len(list))
 		for _, c := range list {

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -111,7 +112,7 @@ func NewTaxonomy(objects []Object, concepts []Concept) (*Taxonomy, error) {
 		}
 		o.Verbs = verbs
 		if o.CreateSends {
-			if !containsString(verbs, CapSend) || !containsString(verbs, CapCreate) {
+			if !slices.Contains(verbs, CapSend) || !slices.Contains(verbs, CapCreate) {
 				return nil, fmt.Errorf("cache: taxonomy object %q: %w: CreateSends needs the send and create verbs", o.Name, ErrInvalid)
 			}
 			t.sends[o.Name] = true
@@ -126,7 +127,7 @@ func NewTaxonomy(objects []Object, concepts []Concept) (*Taxonomy, error) {
 				continue // phrases are matched through their words elsewhere
 			}
 			s := t.an.Stem(parts[0])
-			if !containsString(t.byStem[s], o.Name) {
+			if !slices.Contains(t.byStem[s], o.Name) {
 				t.byStem[s] = append(t.byStem[s], o.Name)
 			}
 		}
@@ -235,19 +236,15 @@ func (t *Taxonomy) PromptCapabilities(prompt string) []string {
 				}
 			}
 		}
-		out = t.appendCaps(out, c.Verb, objWords, c.Text)
+		out = t.ClauseCapabilities(out, c.Verb, objWords, c.Text)
 	}
 	return out
 }
 
 // ClauseCapabilities is PromptCapabilities for one clause already analysed: its verb (a verb
 // class or any verb word), the stems of its object words in order of importance, and its
-// words (for concepts). It appends to dst.
-func (t *Taxonomy) ClauseCapabilities(dst []string, verb string, objectStems []string, words string) []string {
-	return t.appendCaps(dst, verb, objectStems, words)
-}
-
-func (t *Taxonomy) appendCaps(out []string, verb string, objStems []string, words string) []string {
+// words (for concepts). It appends to out.
+func (t *Taxonomy) ClauseCapabilities(out []string, verb string, objStems []string, words string) []string {
 	cv := ""
 	if verb != "" {
 		cv = t.CapabilityVerb(verb)
@@ -283,7 +280,7 @@ func (t *Taxonomy) appendCaps(out []string, verb string, objStems []string, word
 		// The first two object words the taxonomy knows, each with every object it names.
 		words := 0
 		for _, s := range objStems {
-			if containsString(covered, s) {
+			if slices.Contains(covered, s) {
 				continue
 			}
 			hit := false
@@ -342,19 +339,10 @@ func matchSeq(words, phrase []string) bool {
 }
 
 func appendUnique(ss []string, s string) []string {
-	if containsString(ss, s) {
+	if slices.Contains(ss, s) {
 		return ss
 	}
 	return append(ss, s)
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // DefaultObjects returns the built-in objects: what SaaS apps commonly act on, in messaging,

@@ -83,8 +83,7 @@ func checkList(what string, list []string) error {
 }
 
 // checkObject refuses raw JSON that is not a single JSON object of at most MaxSchemaLen bytes.
-// skipValid skips the full syntax check for input a JSON decoder has already parsed.
-func checkObject(what string, raw json.RawMessage, skipValid bool) error {
+func checkObject(what string, raw json.RawMessage) error {
 	if len(raw) > MaxSchemaLen {
 		return fmt.Errorf("%s is %d bytes, longer than %d", what, len(raw), MaxSchemaLen)
 	}
@@ -92,7 +91,7 @@ func checkObject(what string, raw json.RawMessage, skipValid bool) error {
 	if len(t) == 0 || t[0] != '{' {
 		return fmt.Errorf("%s is not a JSON object", what)
 	}
-	if !skipValid && !json.Valid(t) {
+	if !json.Valid(t) {
 		return fmt.Errorf("%s is not valid JSON", what)
 	}
 	return nil
@@ -178,7 +177,7 @@ func normApp(a App) (App, error) {
 				return App{}, fmt.Errorf("%w: app %q trigger %q: %v", ErrInvalid, slug, tr.Slug, err)
 			}
 			if len(tr.Config) > 0 {
-				if err := checkObject("trigger config", tr.Config, false); err != nil {
+				if err := checkObject("trigger config", tr.Config); err != nil {
 					return App{}, fmt.Errorf("%w: app %q trigger %q: %v", ErrInvalid, slug, tr.Slug, err)
 				}
 			}
@@ -194,9 +193,8 @@ func normApp(a App) (App, error) {
 
 // normAction checks an action and returns its stored form: app slug lower-cased, action slug
 // upper-cased, empty Parameters replaced by an empty object schema, slices and raw JSON
-// copied (empty ones nil), UpdatedAt zeroed (the store sets it). parsed says the parameters
-// were already parsed by a JSON decoder, so only their shape is checked.
-func normAction(a Action, parsed bool) (Action, error) {
+// copied (empty ones nil), UpdatedAt zeroed (the store sets it).
+func normAction(a Action) (Action, error) {
 	slug, err := normActionSlug(a.Slug)
 	if err != nil {
 		return Action{}, err
@@ -231,13 +229,13 @@ func normAction(a Action, parsed bool) (Action, error) {
 	if len(a.Parameters) == 0 {
 		a.Parameters = json.RawMessage(emptyParameters)
 	} else {
-		if err := checkObject("parameters", a.Parameters, parsed); err != nil {
+		if err := checkObject("parameters", a.Parameters); err != nil {
 			return Action{}, fmt.Errorf("%w: action %q: %v", ErrInvalid, slug, err)
 		}
 		a.Parameters = cloneRaw(a.Parameters)
 	}
 	if len(a.Response) > 0 {
-		if err := checkObject("response schema", a.Response, parsed); err != nil {
+		if err := checkObject("response schema", a.Response); err != nil {
 			return Action{}, fmt.Errorf("%w: action %q: %v", ErrInvalid, slug, err)
 		}
 	}
@@ -286,7 +284,7 @@ func normBatch(b Batch) (Batch, error) {
 		out.Actions = make([]Action, len(b.Actions))
 		seen := make(map[string]int, len(b.Actions))
 		for i, a := range b.Actions {
-			n, err := normAction(a, false)
+			n, err := normAction(a)
 			if err != nil {
 				return Batch{}, &itemError{list: "actions", index: i, err: err}
 			}
@@ -396,6 +394,14 @@ func checkWorkspace(ws string) error {
 		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	return nil
+}
+
+// normConnArgs checks a workspace and app pair and returns the app slug in stored form.
+func normConnArgs(ws, app string) (string, error) {
+	if err := checkWorkspace(ws); err != nil {
+		return "", err
+	}
+	return normAppSlug(app)
 }
 
 // knownStatus reports whether s is one of the connection statuses.

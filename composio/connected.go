@@ -1,6 +1,7 @@
 package composio
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -192,8 +193,8 @@ func (c *Client) InitiateConnection(ctx context.Context, req InitiateRequest) (C
 	if wire.ID == "" {
 		return Connection{}, fmt.Errorf("%w: initiate connection: response has no id", ErrInvalidResponse)
 	}
-	out := Connection{ID: wire.ID, Status: firstNonEmpty(wire.ConnectionData.Val.Status, wire.Status),
-		RedirectURL: firstNonEmpty(wire.ConnectionData.Val.RedirectURL, wire.RedirectURL, wire.RedirectURI)}
+	out := Connection{ID: wire.ID, Status: cmp.Or(wire.ConnectionData.Val.Status, wire.Status),
+		RedirectURL: cmp.Or(wire.ConnectionData.Val.RedirectURL, wire.RedirectURL, wire.RedirectURI)}
 	return out, nil
 }
 
@@ -250,7 +251,7 @@ func (c *Client) RefreshConnection(ctx context.Context, id, redirectURL string) 
 	if err := c.do(ctx, request{method: "POST", path: p + "/refresh", body: body}, &wire); err != nil {
 		return Connection{}, err
 	}
-	return Connection{ID: firstNonEmpty(wire.ID, strings.TrimSpace(id)), Status: wire.Status, RedirectURL: wire.RedirectURL}, nil
+	return Connection{ID: cmp.Or(wire.ID, strings.TrimSpace(id)), Status: wire.Status, RedirectURL: wire.RedirectURL}, nil
 }
 
 // WaitForConnection polls a connected account every interval (0 means 1 s) until it is
@@ -280,13 +281,4 @@ func (c *Client) WaitForConnection(ctx context.Context, id string, interval time
 		case <-t.C:
 		}
 	}
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -120,8 +120,7 @@ func (e *APIError) Is(target error) bool {
 // Temporary reports whether the failure is worth trying again later: 408, 409, 429 and
 // 5xx, the statuses the client itself retries.
 func (e *APIError) Temporary() bool {
-	s := e.StatusCode
-	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
+	return retryableStatus(e.StatusCode)
 }
 
 func statusSentinel(status int) error {

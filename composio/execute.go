@@ -73,7 +73,7 @@ func (c *Client) Execute(ctx context.Context, slug string, req ExecuteRequest) (
 		Version:            req.Version,
 	}
 	if body.Text != "" {
-		if len(bytes.TrimSpace(req.Arguments)) > 0 && string(bytes.TrimSpace(req.Arguments)) != "null" {
+		if nullToNil(req.Arguments) != nil {
 			return ExecuteResult{}, fmt.Errorf("%w: execute %s: set Arguments or Text, not both", ErrInvalidArgument, slug)
 		}
 	} else {

@@ -80,6 +80,12 @@ func (p *RetryPolicy) retryStatus(status int, hdr http.Header, execute bool) boo
 	if should == "true" {
 		return true
 	}
+	return retryableStatus(status)
+}
+
+// retryableStatus reports whether a status is one a client retries by default (408, 409,
+// 429, 5xx); APIError.Temporary reports the same set.
+func retryableStatus(status int) bool {
 	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
 		status == http.StatusTooManyRequests || status >= 500
 }

@@ -125,7 +125,6 @@ func (e *Executor) runGroup(ctx context.Context, calls []Call, group []int, deli
 					deliver(i, failed(calls[i], KindCancelled, "not run: the batch was cancelled ("+ctx.Err().Error()+")"))
 					continue
 				}
-				i := i
 				if e.runInline(ctx, calls[i], func(r Result) { deliver(i, r) }, func() { <-e.sh.sem }, func() {
 					spawn() // take the stuck worker's place before it leaves the group
 					wg.Done()

@@ -52,6 +52,10 @@ type callState struct {
 	attempts int
 	tool     string
 	timer    *time.Timer
+
+	// connectionID is the workspace connection the permission check read; set before the
+	// tool runs, "" when the check read none.
+	connectionID string
 }
 
 func (e *Executor) newState(ctx context.Context, call Call, deliver func(Result), release func()) (*callState, context.Context) {
@@ -194,7 +198,7 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	}
 
 	// 4. Permission and capability checks, again.
-	if r, allowed := e.authorize(ctx, p, args); !allowed {
+	if r, allowed := e.authorize(ctx, st, p, args); !allowed {
 		r.Tool, r.Stripped, r.Coerced = name, out.Stripped, out.Coerced
 		return nil, nil, r, false
 	}
@@ -331,7 +335,7 @@ func (e *Executor) attempt(ctx context.Context, st *callState, p *prepared, args
 		}
 		st.timer = time.AfterFunc(e.cfg.AbandonGrace, func() { e.abandon(ctx, st, gen, timeout) })
 	})
-	out, err = e.invoke(actx, p, args)
+	out, err = e.invoke(actx, st, p, args)
 	stop()
 	st.mu.Lock()
 	st.running = false
@@ -352,7 +356,7 @@ func (e *Executor) attempt(ctx context.Context, st *callState, p *prepared, args
 }
 
 // invoke runs the tool once, turning a panic into an error.
-func (e *Executor) invoke(ctx context.Context, p *prepared, args json.RawMessage) (out json.RawMessage, err error) {
+func (e *Executor) invoke(ctx context.Context, st *callState, p *prepared, args json.RawMessage) (out json.RawMessage, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &toolPanic{tool: p.tool.Name, value: v}
@@ -366,8 +370,8 @@ func (e *Executor) invoke(ctx context.Context, p *prepared, args json.RawMessage
 	if userID == "" {
 		userID = e.cfg.Scope.WorkspaceID
 	}
-	var accountID string
-	if e.cfg.Scope.WorkspaceID != "" && e.cfg.Catalog != nil {
+	accountID := st.connectionID
+	if accountID == "" && e.cfg.Scope.WorkspaceID != "" && e.cfg.Catalog != nil {
 		if c, err := e.cfg.Catalog.Connection(ctx, e.cfg.Scope.WorkspaceID, p.action.App); err == nil {
 			accountID = c.ConnectionID
 		}

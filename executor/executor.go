@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/internal/text"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -127,6 +128,9 @@ type shared struct {
 	abandoned atomic.Int64
 	prepared  sync.Map     // name -> *prepared
 	actions   atomic.Int64 // action entries in prepared
+	// analyzer reads called names for suggestions: immutable once built, and built only
+	// when a first unknown name needs it.
+	analyzer func() *text.Analyzer
 }
 
 // Executor runs tool calls. It is safe for concurrent use. Background runs belong to the
@@ -181,6 +185,7 @@ func New(cfg Config) *Executor {
 			sem:      make(chan struct{}, cfg.MaxConcurrency),
 			closeCtx: ctx,
 			closeFn:  cancel,
+			analyzer: sync.OnceValue(text.New),
 		},
 	}
 }

@@ -82,8 +82,8 @@ func shorten(s string, n int) string {
 
 func (e *Executor) preparePlatform(spec registry.ToolSpec, v *schema.Validator) *prepared {
 	if x, ok := e.sh.prepared.Load(spec.Name); ok {
-		p := x.(*prepared)
-		if p.key == v && p.spec.Inactive == spec.Inactive {
+		// Only active tools get here, and re-registering a name compiles a new validator.
+		if p := x.(*prepared); p.key == v {
 			return p
 		}
 	}
@@ -164,37 +164,30 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 
 // permitted runs the permission check: the access checker when configured, otherwise
 // Scope.Apps for actions.
-func (e *Executor) permitted(ctx context.Context, p *prepared) (string, bool, error) {
+func (e *Executor) permitted(ctx context.Context, p *prepared) (registry.Decision, error) {
 	if e.cfg.Access == nil {
 		if p.tool.Kind == registry.KindAction && len(e.cfg.Scope.Apps) > 0 &&
 			!slices.ContainsFunc(e.cfg.Scope.Apps, func(a string) bool { return strings.EqualFold(a, p.tool.App) }) {
-			return fmt.Sprintf("app %s is not among the apps allowed here", p.tool.App), false, nil
+			return registry.Decision{Reason: fmt.Sprintf("app %s is not among the apps allowed here", p.tool.App)}, nil
 		}
-		return "", true, nil
+		return registry.Decision{Allowed: true}, nil
 	}
-	var (
-		d   registry.Decision
-		err error
-	)
 	sub := e.cfg.Scope.subject()
 	if p.tool.Kind == registry.KindAction {
-		d, err = e.cfg.Access.CheckAction(ctx, sub, p.action)
-	} else {
-		d, err = e.cfg.Access.CheckPlatform(ctx, sub, p.spec)
+		return e.cfg.Access.CheckAction(ctx, sub, p.action)
 	}
-	if err != nil {
-		return "", false, err
-	}
-	return d.Reason, d.Allowed, nil
+	return e.cfg.Access.CheckPlatform(ctx, sub, p.spec)
 }
 
-// authorize runs the execution-time checks: permission, capability, confirmation.
-func (e *Executor) authorize(ctx context.Context, p *prepared, args json.RawMessage) (Result, bool) {
+// authorize runs the execution-time checks: permission, capability, confirmation. It
+// records in st the workspace connection the permission check read, so the call does not
+// read it again.
+func (e *Executor) authorize(ctx context.Context, st *callState, p *prepared, args json.RawMessage) (Result, bool) {
 	if p.tool.Kind == registry.KindAction && e.cfg.Remote == nil {
 		return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s cannot run: no Composio executor is configured", p.tool.Name)}, false
 	}
 	if p.tool.Kind == registry.KindAction || e.cfg.Access != nil {
-		reason, ok, err := e.permitted(ctx, p)
+		d, err := e.permitted(ctx, p)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Result{ErrorKind: KindCancelled, Error: "cancelled: " + ctx.Err().Error()}, false
@@ -202,9 +195,10 @@ func (e *Executor) authorize(ctx context.Context, p *prepared, args json.RawMess
 			e.log.WarnContext(ctx, "executor: access check failed", "tool", p.tool.Name, "error", err)
 			return Result{ErrorKind: KindInternal, Error: fmt.Sprintf("could not check access to %s; try again later", p.tool.Name)}, false
 		}
-		if !ok {
-			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is not allowed: %s", p.tool.Name, reason)}, false
+		if !d.Allowed {
+			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is not allowed: %s", p.tool.Name, d.Reason)}, false
 		}
+		st.connectionID = d.ConnectionID
 	}
 	if caps := e.cfg.Scope.Capabilities; len(caps) > 0 && p.tool.Kind == registry.KindAction && len(p.tool.Capabilities) > 0 {
 		if !slices.ContainsFunc(p.tool.Capabilities, func(c string) bool { return slices.Contains(caps, c) }) {

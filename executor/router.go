@@ -201,12 +201,12 @@ func (r *Router) schemas(ctx context.Context, args json.RawMessage) (json.RawMes
 			out = append(out, entry{Slug: slug, Error: "not an action; call it directly"})
 			continue
 		}
-		reason, ok, err := r.inner.permitted(ctx, p)
+		d, err := r.inner.permitted(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			out = append(out, entry{Slug: p.action.Slug, Error: "not allowed: " + reason})
+		if !d.Allowed {
+			out = append(out, entry{Slug: p.action.Slug, Error: "not allowed: " + d.Reason})
 			continue
 		}
 		fn, err := schema.Convert(p.action.Slug, p.action.Description, p.action.Parameters)

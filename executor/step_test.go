@@ -99,7 +99,7 @@ func TestRunStepRequiredToolChoice(t *testing.T) {
 	}
 	got := llm.Requests()[0].ToolChoice
 	if !res.Hint.Confident {
-		t.Skipf("hint is not confident for this prompt (strategy %q); nothing to check", res.Hint.Strategy)
+		t.Fatalf("hint is not confident for this prompt (strategy %q); the check below needs a confident hint", res.Hint.Strategy)
 	}
 	// No resolver and no platform tools: nothing to call, so the choice stays auto even
 	// though the hint says MUST.

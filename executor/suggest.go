@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/toolhint/toolhint/cache"
@@ -90,10 +89,6 @@ const (
 	goodCoverage   = 0.5 // below this in the named app, the other apps are searched too
 )
 
-// suggestAnalyzer is the analyser shared by every executor: immutable once built, and built
-// only when a first unknown name needs it.
-var suggestAnalyzer = sync.OnceValue(text.New)
-
 // suggest returns up to n real tool names closest to name, best first: active platform
 // tools and the actions of the apps the scope may use. The name is split into words, its
 // app prefix recognised and dropped, the rest folded to stems; candidates are scored by how
@@ -104,7 +99,7 @@ func (e *Executor) suggest(ctx context.Context, name string, n int) []string {
 	if name == "" || n <= 0 {
 		return nil
 	}
-	an := suggestAnalyzer()
+	an := e.sh.analyzer()
 	ws := text.Words(truncateUTF8(name, suggestMaxName))
 	if len(ws) > 0 && ws[0] == "composio" {
 		ws = ws[1:]

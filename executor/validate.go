@@ -6,8 +6,9 @@ import (
 	"github.com/toolhint/toolhint/schema"
 )
 
-// checkArgs repairs near-miss arguments (schema.Validator.Coerce) and validates them,
-// returning the arguments to run with and the repairs made, as "path: kind" strings.
+// checkArgs repairs near-miss arguments and validates them in one pass
+// (schema.Validator.CoerceAndValidate), returning the arguments to run with and the repairs
+// made, as "path: kind" strings.
 func checkArgs(v *schema.Validator, args json.RawMessage) (json.RawMessage, []string, error) {
 	fixed, done, err := v.CoerceAndValidate(args)
 	var coerced []string

@@ -1,7 +1,6 @@
 package hint_test
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"os"
@@ -17,14 +16,8 @@ import (
 var catalogPath = flag.String("catalog", os.Getenv("TOOLHINT_CATALOG"), "catalogue JSONL for benchmarks (default $TOOLHINT_CATALOG)")
 
 var fullCatalog = sync.OnceValues(func() (*cache.Memory, error) {
-	f, err := os.Open(*catalogPath)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	st := cache.NewMemory()
-	_, err = cache.ImportJSONL(context.Background(), st, bufio.NewReaderSize(f, 1<<20))
-	return st, err
+	return st, pgImportFile(context.Background(), st, *catalogPath, cache.ImportJSONL)
 })
 
 func loadFull(b *testing.B) *cache.Memory {

@@ -104,6 +104,11 @@ func fixture() []cache.ActionMeta {
 		{App: "googlecalendar", Slug: "GOOGLECALENDAR_EVENTS_LIST", DisplayName: "List events", Description: "Lists the events of a calendar."},
 		{App: "googlecalendar", Slug: "GOOGLECALENDAR_DELETE_EVENT", DisplayName: "Delete event", Description: "Deletes an event."},
 	}
+	return classifyAll(acts)
+}
+
+// classifyAll classifies acts with the default taxonomy, as a store does on import.
+func classifyAll(acts []cache.Action) []cache.ActionMeta {
 	c := cache.NewClassifier(nil)
 	out := make([]cache.ActionMeta, 0, len(acts))
 	for _, a := range acts {

@@ -26,18 +26,14 @@ import (
 // supply metadata and permissions, so any difference is a store bug. They never compare with
 // fixed rankings, which change as the ranking is tuned.
 
-// pgCatalogPath returns the shared catalogue's path: the -catalog flag when a test file of
-// the package defines it and it is set, else $TOOLHINT_CATALOG. It skips when neither is set.
+// pgCatalogPath returns the shared catalogue's path (-catalog, default $TOOLHINT_CATALOG).
+// It skips when it is not given.
 func pgCatalogPath(t testing.TB) string {
 	t.Helper()
-	path := os.Getenv("TOOLHINT_CATALOG")
-	if f := flag.Lookup("catalog"); f != nil && f.Value.String() != "" {
-		path = f.Value.String()
-	}
-	if path == "" {
+	if *catalogPath == "" {
 		t.Skip("shared catalogue not given: set -catalog or TOOLHINT_CATALOG")
 	}
-	return path
+	return *catalogPath
 }
 
 // pgImportFile imports a JSONL file into st with imp (cache.ImportJSONL or

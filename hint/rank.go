@@ -84,8 +84,8 @@ type clauseInfo struct {
 	caps     []string
 	objStems []string // stems of what the clause acts on, in order of importance
 	specific bool
-	strong   bool // the clause names an app directly
-	// appStrength is the strength of the clause's surest app mention (1 when named).
+	// appStrength is the strength of the clause's surest app mention (1 or more when the
+	// clause names an app directly).
 	appStrength float64
 	byName      bool // the clause names an item by a quoted title or a proper name
 }
@@ -208,9 +208,6 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 			}
 		}
 		for _, m := range c.Apps {
-			if m.Strength >= 1 {
-				info.strong = true
-			}
 			info.appStrength = max(info.appStrength, m.Strength)
 		}
 		info.byName = slices.ContainsFunc(c.Terms, func(t text.Term) bool { return t.Role == text.RoleContent })
@@ -219,31 +216,6 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 	lookups, lookupOf := b.lookups(req, clauses, &table)
 	if len(table) == 0 {
 		return
-	}
-
-	// A cheap pre-filter: first byte -> bitmask of term lengths present.
-	// Lengths are checked first: that reads only the string header, not its bytes.
-	var quick [256]uint64
-	var lens uint64
-	for _, s := range table {
-		if len(s) < 64 {
-			quick[s[0]] |= 1 << len(s)
-			lens |= 1 << len(s)
-		}
-	}
-	lookup := func(terms []string) (mask uint64) {
-		for _, s := range terms {
-			if len(s) >= 64 || lens&(1<<len(s)) == 0 || quick[s[0]]&(1<<len(s)) == 0 {
-				continue
-			}
-			for i, q := range table {
-				if q == s {
-					mask |= 1 << i
-					break
-				}
-			}
-		}
-		return mask
 	}
 
 	sc, _ := b.pool.Get().(*scratch)
@@ -271,11 +243,15 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 	}
 	sc.runs = runs
 	ids := b.index.table(table)
+	var lookup func(terms []string) uint64 // made for the first run without an index
 	for _, r := range runs {
 		start, end := r.start, r.end
 		if ix := r.ix; ix != nil {
 			ix.masks(&ids, sc.slugM[start:end], sc.nameM[start:end], sc.descM[start:end])
 		} else {
+			if lookup == nil {
+				lookup = termMatcher(table)
+			}
 			for i := start; i < end; i++ {
 				m := &metas[i]
 				sc.slugM[i] = lookup(m.SlugTerms)
@@ -302,6 +278,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 
 	score := func(info *clauseInfo) []cand {
 		cands := sc.cands[:0]
+		readClause := b.an.Family(info.c.Verb) == text.FamilyRead
 		for i := range metas {
 			m := &metas[i]
 			sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
@@ -317,13 +294,13 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 			if all&^info.verbMask == 0 && !info.namesApp(m.App) {
 				continue
 			}
-			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
 			// Safety: destructive actions only for a destructive clause, and then only
 			// when their verb is destructive too.
 			aVerb, _ := b.an.MainVerb(m.SlugTerms)
 			if m.Destructive && !b.destructiveFits(info, aVerb, m.SlugTerms) {
 				continue
 			}
+			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
 			named := 0.0
 			for _, a := range info.c.Apps {
 				if strings.EqualFold(a.App, m.App) && a.Strength > named {
@@ -359,7 +336,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 				all &= all - 1
 			}
 			score += vs
-			if b.an.Family(info.c.Verb) == text.FamilyRead && b.an.Family(aVerb) == text.FamilyRead {
+			if readClause && b.an.Family(aVerb) == text.FamilyRead {
 				// Plural objects want a list or a search; a named item wants a get.
 				byID := slices.Contains(m.SlugTerms, "id")
 				switch {
@@ -381,7 +358,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 				switch {
 				case named > 0:
 					score += appNamedBonus * named
-				case info.strong:
+				case info.appStrength >= 1: // the clause names another app
 					score += appOtherMalus
 				case info.appStrength >= 0.5:
 					// A step that stays in the app an earlier step names ("look up the
@@ -390,8 +367,6 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 				}
 			}
 			score += confidenceW * m.Confidence
-			// Slug words the clause explains: matched by one of its own words (not a
-			// synonym), and the verb.
 			// Slug words the clause explains: matched by one of its words (a synonym counts
 			// half), and the verb.
 			unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.synMask)) -
@@ -519,6 +494,35 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 	res.Confident = res.Matches[0].Score >= confidentAt
 }
 
+// termMatcher returns a function that gives the mask of table terms among terms: bit k is
+// set when table[k] is one of them.
+func termMatcher(table []string) func(terms []string) uint64 {
+	// A cheap pre-filter: first byte -> bitmask of term lengths present.
+	// Lengths are checked first: that reads only the string header, not its bytes.
+	var quick [256]uint64
+	var lens uint64
+	for _, s := range table {
+		if len(s) < 64 {
+			quick[s[0]] |= 1 << len(s)
+			lens |= 1 << len(s)
+		}
+	}
+	return func(terms []string) (mask uint64) {
+		for _, s := range terms {
+			if len(s) >= 64 || lens&(1<<len(s)) == 0 || quick[s[0]]&(1<<len(s)) == 0 {
+				continue
+			}
+			for i, q := range table {
+				if q == s {
+					mask |= 1 << i
+					break
+				}
+			}
+		}
+		return mask
+	}
+}
+
 // lookups returns the steps a prompt implies but does not state: a clause that sends,
 // changes, removes or copies something that exists, named by what it is rather than by an
 // ID ("send out the draft I wrote", "copy everything in /reports to Drive"), first has to
@@ -638,13 +642,11 @@ func (b *Builder) verbScore(info *clauseInfo, aVerb string, slugTerms []string) 
 	fa, fc := b.an.Family(aVerb), b.an.Family(cv)
 	// The slug uses the prompt's own verb word somewhere ("FETCH_INCIDENT_LIST" for "list",
 	// "ADD_FILE_SHARING_PREFERENCE" for "share"): as good as the same verb.
-	for _, v := range info.verbs {
-		if slices.Contains(slugTerms, v) {
-			if fa == fc || aVerb == "" {
-				return verbSame
-			}
-			return verbFamily
+	if info.slugUsesVerb(slugTerms) {
+		if fa == fc || aVerb == "" {
+			return verbSame
 		}
+		return verbFamily
 	}
 	switch {
 	case aVerb == "":
@@ -670,9 +672,11 @@ func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, slugTerms []st
 	// Deleting, removing and cancelling stand in for each other ("cancel the meeting"
 	// deletes the event); archiving does not license a deletion.
 	undo := func(v string) bool { return v == text.VerbDelete || v == text.VerbRemove || v == text.VerbCancel }
-	if aVerb == cv || undo(aVerb) && undo(cv) {
-		return true
-	}
+	return aVerb == cv || undo(aVerb) && undo(cv) || info.slugUsesVerb(slugTerms)
+}
+
+// slugUsesVerb reports whether an action's slug holds one of the clause's verb words.
+func (info *clauseInfo) slugUsesVerb(slugTerms []string) bool {
 	for _, v := range info.verbs {
 		if slices.Contains(slugTerms, v) {
 			return true

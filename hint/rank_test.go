@@ -24,12 +24,7 @@ func socialFixture() []cache.ActionMeta {
 		{App: "hubspot", Slug: "HUBSPOT_CREATE_CONTACT", DisplayName: "Create contact", Description: "Creates a contact."},
 		{App: "hubspot", Slug: "HUBSPOT_LIST_DEALS", DisplayName: "List deals", Description: "Lists the deals of the pipeline."},
 	}
-	c := cache.NewClassifier(nil)
-	out := make([]cache.ActionMeta, 0, len(acts))
-	for _, a := range acts {
-		out = append(out, c.Classify(a))
-	}
-	return out
+	return classifyAll(acts)
 }
 
 // TestGeneralRanking covers techniques beyond word overlap: implied steps, names that are

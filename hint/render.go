@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -19,7 +20,7 @@ func (b *Builder) render(res *Result) {
 	// Group by app, apps in order of their best action.
 	var apps []string
 	for _, m := range res.Matches {
-		if !contains(apps, m.App) {
+		if !slices.Contains(apps, m.App) {
 			apps = append(apps, m.App)
 		}
 	}
@@ -64,13 +65,4 @@ func (b *Builder) render(res *Result) {
 	}
 	res.Lines = lines
 	res.Text = strings.Join(lines, "\n")
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -55,6 +55,9 @@ type Decision struct {
 	Reason  string
 	Kind    ToolKind
 	App     string // the action's app; empty for platform tools
+	// ConnectionID is the Composio id of the active workspace connection an allowed action
+	// runs through, when the check read one (a workspace was given and the app needs auth).
+	ConnectionID string
 }
 
 // AccessConfig configures Access. It is copied by the constructor; changing it afterwards has no effect.
@@ -125,6 +128,12 @@ func (a *Access) CheckPlatform(ctx context.Context, sub Subject, spec ToolSpec) 
 // agent may use, the workspace connection must be active (unless the app needs no auth), and
 // the workspace must not have disabled the app or the action.
 func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action) (Decision, error) {
+	return a.checkAction(ctx, sub, act, nil)
+}
+
+// checkAction is CheckAction with sub's allowed apps, when the caller has read them
+// already (nil: read them here, once the cheap checks pass).
+func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action, apps []string) (Decision, error) {
 	d := Decision{Kind: KindAction, App: act.App}
 	if a.cfg.Store == nil {
 		d.Reason = "no catalogue store is configured"
@@ -134,9 +143,11 @@ func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action)
 		d.Reason = fmt.Sprintf("action %s is deprecated", act.Slug)
 		return d, nil
 	}
-	apps, err := a.AllowedApps(ctx, sub)
-	if err != nil {
-		return Decision{}, err
+	if apps == nil {
+		var err error
+		if apps, err = a.AllowedApps(ctx, sub); err != nil {
+			return Decision{}, err
+		}
 	}
 	if !slices.Contains(apps, act.App) {
 		if len(sub.Apps) > 0 {
@@ -160,6 +171,7 @@ func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action)
 			return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
 		}
 	}
+	var connID string
 	if !noAuth {
 		conn, err := a.cfg.Store.Connection(ctx, sub.WorkspaceID, act.App)
 		switch {
@@ -172,6 +184,7 @@ func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action)
 			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", sub.WorkspaceID, act.App, conn.Status)
 			return d, nil
 		}
+		connID = conn.ConnectionID
 	}
 	tc, err := a.cfg.Store.ToolConfig(ctx, sub.WorkspaceID, act.App)
 	switch {
@@ -186,7 +199,7 @@ func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action)
 		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", sub.WorkspaceID, act.Slug)
 		return d, nil
 	}
-	d.Allowed = true
+	d.Allowed, d.ConnectionID = true, connID
 	return d, nil
 }
 

@@ -93,13 +93,14 @@ func testAccessCheck(t *testing.T, st cache.Store) {
 		tool    string
 		allowed bool
 		reason  string
+		conn    string // the Decision's ConnectionID
 		wantErr bool
 	}{
 		{name: "platform allowed", sub: ws, tool: "read_file", allowed: true},
 		{name: "platform denied", sub: ws, tool: "execute_command", reason: "agent 1 has no permission for platform tool execute_command"},
 		{name: "platform inactive", sub: ws, tool: "off", reason: "inactive"},
 		{name: "platform permission store fails", sub: ws, tool: "broken", wantErr: true},
-		{name: "action allowed", sub: ws, tool: "GMAIL_SEND_EMAIL", allowed: true},
+		{name: "action allowed", sub: ws, tool: "GMAIL_SEND_EMAIL", allowed: true, conn: "ca_gmail"},
 		{name: "action not enabled in workspace", sub: ws, tool: "GMAIL_CREATE_LABEL", reason: "has not enabled action GMAIL_CREATE_LABEL"},
 		{name: "connection pending", sub: ws, tool: "GITHUB_CREATE_AN_ISSUE", reason: "connection to github is pending, not active"},
 		{name: "app not assigned", sub: ws, tool: "SLACK_SEND_MESSAGE", reason: "agent 1 is not assigned app slack"},
@@ -107,7 +108,7 @@ func testAccessCheck(t *testing.T, st cache.Store) {
 		{name: "deprecated", sub: ws, tool: "GMAIL_OLD_SEND", reason: "deprecated"},
 		{name: "unknown", sub: ws, tool: "GMAIL_TELEPORT", reason: "not a known tool"},
 		{name: "no workspace: assignments only", sub: registry.Subject{AgentID: 1}, tool: "GITHUB_CREATE_AN_ISSUE", allowed: true},
-		{name: "agent without assignments inherits workspace apps", sub: registry.Subject{AgentID: 2, WorkspaceID: "ws1"}, tool: "SLACK_SEND_MESSAGE", allowed: true},
+		{name: "agent without assignments inherits workspace apps", sub: registry.Subject{AgentID: 2, WorkspaceID: "ws1"}, tool: "SLACK_SEND_MESSAGE", allowed: true, conn: "ca_slack"},
 		{name: "inherited apps exclude pending connections", sub: registry.Subject{AgentID: 2, WorkspaceID: "ws1"}, tool: "GITHUB_CREATE_AN_ISSUE", reason: "not assigned app github"},
 		{name: "step apps override", sub: registry.Subject{AgentID: 1, WorkspaceID: "ws1", Apps: []string{"Slack"}}, tool: "GMAIL_SEND_EMAIL", reason: "not among the apps allowed for this step"},
 	}
@@ -125,6 +126,9 @@ func testAccessCheck(t *testing.T, st cache.Store) {
 			}
 			if d.Allowed && d.Reason != "" {
 				t.Errorf("allowed with a reason %q", d.Reason)
+			}
+			if d.ConnectionID != tt.conn {
+				t.Errorf("ConnectionID = %q, want %q", d.ConnectionID, tt.conn)
 			}
 		})
 	}

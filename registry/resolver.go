@@ -168,7 +168,7 @@ func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Res
 		if len(slugs) == 0 {
 			continue
 		}
-		if err := r.keep(ctx, sub, slugs, &res); err != nil {
+		if err := r.keep(ctx, sub, apps, slugs, &res); err != nil {
 			return Resolution{}, err
 		}
 		if len(res.Actions) > 0 {
@@ -180,8 +180,9 @@ func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Res
 	return res, nil
 }
 
-// keep adds the slugs sub may call to res, up to the limit.
-func (r *Resolver) keep(ctx context.Context, sub Subject, slugs []string, res *Resolution) error {
+// keep adds the slugs sub may call to res, up to the limit. apps are sub's allowed apps,
+// read once per Resolve rather than once per slug.
+func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, res *Resolution) error {
 	for _, slug := range slugs {
 		if len(res.Actions) >= r.cfg.Limit {
 			break
@@ -200,7 +201,7 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, slugs []string, res *R
 			r.skip(res, slug, "lookup failed: "+err.Error())
 			continue
 		}
-		d, err := r.access.CheckAction(ctx, sub, act)
+		d, err := r.access.checkAction(ctx, sub, act, apps)
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("registry: resolve: %w", ctx.Err())

@@ -117,7 +117,7 @@ func (c *coercer) record(path string, k CoercionKind) {
 }
 
 // resolve follows references, up to the depth bound.
-func (c *coercer) resolve(s *Schema, depth int) *Schema {
+func (c *coercer) resolve(s *Schema) *Schema {
 	for i := 0; s != nil && s.Ref != "" && i < maxCoerceDepth; i++ {
 		t, err := resolveRef(c.root, s.Ref)
 		if err != nil {
@@ -132,7 +132,7 @@ func (c *coercer) resolve(s *Schema, depth int) *Schema {
 // references.
 func (c *coercer) allowed(s *Schema, depth int) []string {
 	c.steps--
-	s = c.resolve(s, depth)
+	s = c.resolve(s)
 	if s == nil || s.Bool != nil || depth > maxCoerceDepth || c.steps < 0 {
 		return nil
 	}
@@ -165,7 +165,7 @@ func (c *coercer) allowed(s *Schema, depth int) []string {
 // first anyOf/oneOf branch that accepts t.
 func (c *coercer) branch(s *Schema, t string, depth int) *Schema {
 	c.steps--
-	s = c.resolve(s, depth)
+	s = c.resolve(s)
 	if s == nil || depth > maxCoerceDepth || c.steps < 0 {
 		return s
 	}
@@ -253,7 +253,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 			if _, present := t[name]; present {
 				continue
 			}
-			ps := c.resolve(node.Properties[name], depth)
+			ps := c.resolve(node.Properties[name])
 			if slices.Contains(node.Required, name) && slices.Equal(c.allowed(ps, depth), []string{"null"}) {
 				t[name] = nil
 				c.record(path+"/"+escapePointer(name), CoerceFillNull)
@@ -306,7 +306,7 @@ func (c *coercer) acceptsNull(s *Schema, depth int) bool {
 	if !fits("null", c.allowed(s, depth)) {
 		return false
 	}
-	r := c.resolve(s, depth)
+	r := c.resolve(s)
 	return r == nil || r.Enum == nil || slices.ContainsFunc(r.Enum, isNullRaw)
 }
 

@@ -94,27 +94,8 @@ func (g *geminiConv) node(s *Schema, isRoot bool) *Schema {
 		}
 		return out
 	}
-	var notes []string
-	nullable := slices.Contains(s.Type, "null")
-	var nonNull []string
-	for _, t := range s.Type {
-		if t != "null" {
-			nonNull = append(nonNull, t)
-		}
-	}
-	if s.Default != nil && !isNullRaw(s.Default) {
-		notes = append(notes, "Default: "+noteValue(s.Default)+".")
-	}
-	if len(s.Examples) > 0 {
-		ex := make([]string, 0, 3)
-		for i, e := range s.Examples {
-			if i == 3 {
-				break
-			}
-			ex = append(ex, noteValue(e))
-		}
-		notes = append(notes, "Examples: "+strings.Join(ex, ", ")+".")
-	}
+	notes := annotationNotes(s)
+	nonNull, nullable := splitNull(s.Type)
 
 	branches := append(slices.Clip(s.AnyOf), s.OneOf...)
 	if len(s.AllOf) > 0 && len(branches) == 0 && len(s.Type) == 0 {

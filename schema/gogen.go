@@ -215,13 +215,7 @@ func (g *gen) typeOf(name string, s *Schema) (string, bool) {
 		}
 		return "json.RawMessage", nullable
 	}
-	nullable := slices.Contains(s.Type, "null")
-	var nonNull []string
-	for _, t := range s.Type {
-		if t != "null" {
-			nonNull = append(nonNull, t)
-		}
-	}
+	nonNull, nullable := splitNull(s.Type)
 	if len(nonNull) != 1 {
 		return "json.RawMessage", nullable || len(nonNull) == 0
 	}

@@ -130,7 +130,7 @@ func ParseWith(data json.RawMessage, lim Limits) (*Schema, error) {
 	if !slices.Contains(s.Type, "object") && s.Ref == "" && len(s.AnyOf)+len(s.OneOf)+len(s.AllOf) == 0 {
 		return nil, &SchemaError{Reason: "root type is " + strings.Join(s.Type, ","), Err: ErrInvalidSchema}
 	}
-	if err := checkRefs(s, s, "", 0); err != nil {
+	if err := checkRefs(s); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -598,8 +598,8 @@ func mergeAllOf(s *Schema) {
 // checkRefs makes sure every $ref resolves inside the document and that no reference loops
 // back to itself without consuming part of the value (through properties or items), which
 // would make every consumer recurse forever.
-func checkRefs(root, s *Schema, path string, depth int) error {
-	if err := checkRefTargets(root, s, path); err != nil {
+func checkRefs(root *Schema) error {
+	if err := checkRefTargets(root, root, ""); err != nil {
 		return err
 	}
 	state := map[string]int{} // 1: on the DFS stack, 2: done
@@ -636,8 +636,8 @@ func checkRefs(root, s *Schema, path string, depth int) error {
 		})
 		return ok
 	}
-	if !walk(s) {
-		return &SchemaError{Path: path, Reason: "reference cycle through " + truncate(loop, 80) + " that never reaches a value", Err: ErrInvalidSchema}
+	if !walk(root) {
+		return &SchemaError{Reason: "reference cycle through " + truncate(loop, 80) + " that never reaches a value", Err: ErrInvalidSchema}
 	}
 	return nil
 }

@@ -136,19 +136,7 @@ func (st *strictor) node(s *Schema, path string, isRoot bool) *Schema {
 			notes = append(notes, "Format: "+s.Format+".")
 		}
 	}
-	if s.Default != nil && !isNullRaw(s.Default) {
-		notes = append(notes, "Default: "+noteValue(s.Default)+".")
-	}
-	if len(s.Examples) > 0 {
-		ex := make([]string, 0, 3)
-		for i, e := range s.Examples {
-			if i == 3 {
-				break
-			}
-			ex = append(ex, noteValue(e))
-		}
-		notes = append(notes, "Examples: "+strings.Join(ex, ", ")+".")
-	}
+	notes = append(notes, annotationNotes(s)...)
 	for _, k := range sortedKeys(s.Extra) {
 		switch {
 		case strictStructural(k):
@@ -197,13 +185,7 @@ func (st *strictor) node(s *Schema, path string, isRoot bool) *Schema {
 		st.fail(path, "unconstrained value (no type)")
 		return n
 	}
-	nullable := slices.Contains(s.Type, "null")
-	var nonNull []string
-	for _, t := range s.Type {
-		if t != "null" {
-			nonNull = append(nonNull, t)
-		}
-	}
+	nonNull, nullable := splitNull(s.Type)
 	n.Type = s.Type
 	switch {
 	case slices.Contains(nonNull, "object"):
@@ -387,6 +369,35 @@ func isIntegerRaw(r json.RawMessage) bool {
 func isNumberRaw(r json.RawMessage) bool {
 	t := rawType(r)
 	return t == "number" || t == "integer"
+}
+
+// splitNull splits a type list into its non-null types and whether "null" is among them.
+func splitNull(types []string) (nonNull []string, nullable bool) {
+	for _, t := range types {
+		if t == "null" {
+			nullable = true
+		} else {
+			nonNull = append(nonNull, t)
+		}
+	}
+	return nonNull, nullable
+}
+
+// annotationNotes returns the notes that carry s's default and first three examples into
+// a description, for renderers whose target has no such keywords.
+func annotationNotes(s *Schema) []string {
+	var notes []string
+	if s.Default != nil && !isNullRaw(s.Default) {
+		notes = append(notes, "Default: "+noteValue(s.Default)+".")
+	}
+	if len(s.Examples) > 0 {
+		ex := make([]string, 0, 3)
+		for _, e := range s.Examples[:min(len(s.Examples), 3)] {
+			ex = append(ex, noteValue(e))
+		}
+		notes = append(notes, "Examples: "+strings.Join(ex, ", ")+".")
+	}
+	return notes
 }
 
 // noteValue renders a JSON value for a description, cut short if long.

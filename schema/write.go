@@ -264,14 +264,7 @@ func appendNode(b []byte, s *Schema, compact bool, name string) []byte {
 		case kProps:
 			b = appendSchemaMap(b, s.Properties, compact)
 		case kRequired:
-			b = append(b, '[')
-			for i, r := range s.Required {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendString(b, r)
-			}
-			b = append(b, ']')
+			b = appendStrings(b, s.Required)
 		case kTitle:
 			b = appendString(b, s.Title)
 		case kType:
@@ -279,14 +272,7 @@ func appendNode(b []byte, s *Schema, compact bool, name string) []byte {
 				b = appendString(b, s.Type[0])
 				break
 			}
-			b = append(b, '[')
-			for i, t := range s.Type {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendString(b, t)
-			}
-			b = append(b, ']')
+			b = appendStrings(b, s.Type)
 		default:
 			b = append(b, s.Extra[k]...)
 		}
@@ -304,6 +290,18 @@ func typedKeyword(k string) bool {
 	}
 	return false
 }
+
+func appendStrings(b []byte, list []string) []byte {
+	b = append(b, '[')
+	for i, v := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, v)
+	}
+	return append(b, ']')
+}
+
 func appendSchemaList(b []byte, list []*Schema, compact bool) []byte {
 	b = append(b, '[')
 	for i, c := range list {

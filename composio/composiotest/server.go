@@ -434,8 +434,8 @@ func errorReply(status int, msg, fix string) reply {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 	prefix, path := splitPrefix(r.URL.Path)
-	page := pageOf(r.URL.Query())
-	req := Request{Method: r.Method, Prefix: prefix, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body, Page: page}
+	q := r.URL.Query()
+	req := Request{Method: r.Method, Prefix: prefix, Path: path, Query: q, Header: r.Header.Clone(), Body: body, Page: pageOf(q)}
 
 	s.mu.Lock()
 	s.seq++
@@ -444,9 +444,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	f := s.matchFault(req)
 	s.mu.Unlock()
 
-	var rep reply
-	switch {
-	case f != nil && f.Delay > 0:
+	if f != nil && f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-r.Context().Done():
@@ -464,6 +462,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		panic(http.ErrAbortHandler)
 	}
+	var rep reply
 	if f != nil && f.Status != 0 && (f.Status < 200 || f.Status > 299) {
 		if f.Body != "" {
 			rep = reply{status: f.Status, body: []byte(f.Body)}

@@ -3,7 +3,6 @@ package hinteval_test
 import (
 	"bufio"
 	"context"
-	"flag"
 	"os"
 	"testing"
 
@@ -15,21 +14,12 @@ import (
 	"github.com/toolhint/toolhint/hint/hinteval"
 )
 
-// pgSharedPath returns the value of the test flag name when a test file of the package
-// defines it and it is set, else the environment variable env.
-func pgSharedPath(name, env string) string {
-	if f := flag.Lookup(name); f != nil && f.Value.String() != "" {
-		return f.Value.String()
-	}
-	return os.Getenv(env)
-}
-
 // TestRunStoresAgree runs the labelled cases against the shared catalogue in a memory store
 // and in a PostgreSQL store and requires the same outcome for every case (hint and BM25
 // baseline alike), latencies aside.
 func TestRunStoresAgree(t *testing.T) {
 	pg := cachetest.OpenPostgres(t)
-	catalog, eval := pgSharedPath("catalog", "TOOLHINT_CATALOG"), pgSharedPath("eval", "TOOLHINT_EVAL")
+	catalog, eval := *catalogPath, *evalPath
 	if catalog == "" || eval == "" {
 		t.Skip("set -catalog/-eval or TOOLHINT_CATALOG/TOOLHINT_EVAL to compare the stores on the labelled cases")
 	}

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -237,7 +238,7 @@ func nextIsLetter(s string) bool {
 func (a *Analyzer) Terms(s string, max int, drop ...string) []string {
 	var out []string
 	for _, w := range Words(s) {
-		if a.stop[w] || isNumber(w) || contains(drop, w) {
+		if a.stop[w] || isNumber(w) || slices.Contains(drop, w) {
 			continue
 		}
 		before := len(out)
@@ -261,7 +262,7 @@ func (a *Analyzer) SlugTerms(slug, app string) []string {
 	appWords := strings.Split(app, "_")
 	var out []string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' || r == ' ' }) {
-		if w == app || (len(appWords) > 1 && contains(appWords, w)) || strings.ReplaceAll(app, "_", "") == w {
+		if w == app || (len(appWords) > 1 && slices.Contains(appWords, w)) || strings.ReplaceAll(app, "_", "") == w {
 			continue
 		}
 		if a.stop[w] {
@@ -277,30 +278,12 @@ func (a *Analyzer) SlugTerms(slug, app string) []string {
 func dedupTail(out []string, from int) []string {
 	n := from
 	for i := from; i < len(out); i++ {
-		if !containsPrefix(out[:n], out[i]) {
+		if !slices.Contains(out[:n], out[i]) {
 			out[n] = out[i]
 			n++
 		}
 	}
 	return out[:n]
-}
-
-func containsPrefix(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func isNumber(w string) bool {

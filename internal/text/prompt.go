@@ -1,6 +1,7 @@
 package text
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -884,7 +885,7 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 			}
 		}
 		for _, app := range a.aliases[w] {
-			if !contains(apps, app) {
+			if !slices.Contains(apps, app) {
 				continue
 			}
 			loose := a.looseAlias(w)
