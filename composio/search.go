@@ -114,7 +114,7 @@ func (c *Client) SearchSession(ctx context.Context, sessionID string, queries []
 	if err := c.do(ctx, request{method: "POST", path: "/tool_router/session/" + url.PathEscape(sessionID) + "/search", body: body}, &wire); err != nil {
 		return SearchResponse{}, err
 	}
-	return SearchResponse{Success: wire.Success, Error: errorText(wire.Error), Results: wire.Results, ToolSchemas: wire.ToolSchemas}, nil
+	return SearchResponse{Success: wire.Success, Error: c.redact(errorText(wire.Error)), Results: wire.Results, ToolSchemas: wire.ToolSchemas}, nil
 }
 
 type sessionEntry struct {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -202,6 +203,18 @@ func TestSecretsNeverLeak(t *testing.T) {
 	errs = append(errs, res.Error)
 	_, err = c.Execute(ctx, "GMAIL_SEND_EMAIL", composio.ExecuteRequest{Text: "x"})
 	record(err)
+	// A search that answers 200 with an error field echoing the key.
+	sess, err := c.CreateSession(ctx, composio.SessionRequest{UserID: "u"})
+	if err != nil {
+		t.Fatalf("CreateSession: %v", err)
+	}
+	srv.FailNext(1, composiotest.Fault{Body: `{"success":false,"error":"search refused for key ` + key + `","results":[]}`})
+	sres, err := c.SearchSession(ctx, sess.ID, []composio.SearchQuery{{UseCase: "send an email"}})
+	record(err)
+	if sres.Error == "" {
+		t.Errorf("SearchSession: the search's error text was lost (err %v)", err)
+	}
+	errs = append(errs, sres.Error)
 	bad, err := composio.New(composio.Config{APIKey: key + "\n"})
 	if bad != nil {
 		t.Error("New accepted a key with a newline")
@@ -236,13 +249,11 @@ func TestRedirectToOtherHostKeepsKey(t *testing.T) {
 	var leaked bool
 	other := composiotest.NewServer(t)
 	otherURL := other.URL
-	srv := composiotest.NewServer(t)
-	_ = srv
-	evil := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, otherURL+r.URL.Path, http.StatusFound)
-	})
-	redirector := newHTTPServer(t, evil)
-	c, err := composio.New(composio.Config{APIKey: "k-123", BaseURL: redirector, Retry: &composio.RetryPolicy{}})
+	}))
+	t.Cleanup(redirector.Close)
+	c, err := composio.New(composio.Config{APIKey: "k-123", BaseURL: redirector.URL, Retry: &composio.RetryPolicy{}})
 	if err != nil {
 		t.Fatal(err)
 	}
