@@ -444,7 +444,7 @@ func (m *Memory) ListApps(ctx context.Context, q AppQuery) (AppPage, error) {
 		hidden[strings.ToLower(strings.TrimSpace(h))] = true
 	}
 	search := strings.ToLower(q.Search)
-	cat := q.Category
+	cat := strings.TrimSpace(q.Category) // as the PostgreSQL store: " Email " names the category Email
 	c := m.catalog.Load()
 	page := AppPage{Apps: []App{}}
 	for _, s := range c.appSlugs {

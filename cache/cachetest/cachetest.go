@@ -484,6 +484,7 @@ func testListApps(t *testing.T, st cache.Store) {
 		{"category", cache.AppQuery{Category: "communication"}, []string{"gmail", "slack"}, 2},
 		{"category exact", cache.AppQuery{Category: "Comm"}, nil, 0},
 		{"category second", cache.AppQuery{Category: "EMAIL"}, []string{"gmail"}, 1},
+		{"category with spaces", cache.AppQuery{Category: " email "}, []string{"gmail"}, 1},
 		{"search slug", cache.AppQuery{Search: "DRIVE"}, []string{"google_drive"}, 1},
 		{"search name", cache.AppQuery{Search: "Google D"}, []string{"google_drive"}, 1},
 		{"search description", cache.AppQuery{Search: "software"}, []string{"jira"}, 1},
