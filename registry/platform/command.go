@@ -1,0 +1,383 @@
+package platform
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolhint/toolhint/registry"
+)
+
+// ToolExecuteCommand is the name of the command tool.
+const ToolExecuteCommand = "execute_command"
+
+// Defaults of CommandConfig.
+const (
+	DefaultCommandTimeout = 30 * time.Second
+	DefaultMaxOutputBytes = 64 << 10
+)
+
+// Bounds on what the model may send.
+const (
+	maxArgs     = 256
+	maxArgBytes = 64 << 10
+)
+
+// launchers run other programs (or are shells): listing one would turn the allow-list into
+// "anything", so NewCommand refuses them unless CommandConfig.AllowLaunchers is set.
+var launchers = []string{
+	"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox", "toybox",
+	"env", "sudo", "su", "doas", "pkexec", "runuser", "xargs", "nohup", "setsid", "chroot", "nice",
+	"ionice", "timeout", "stdbuf", "unbuffer", "script", "watch", "flock", "strace", "ltrace", "gdb",
+	"python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua",
+	"tclsh", "wish", "pwsh", "powershell", "osascript", "expect", "ssh", "awk", "gawk", "mawk", "nawk",
+}
+
+// DefaultBlockedPatterns returns the argument patterns execute_command refuses when the host
+// gives none: recursive deletion, file-system and disk writers, fork bombs, find's
+// -exec family and the like. Each is a regular expression matched against every argument
+// and against the whole command line (program and arguments joined by spaces).
+func DefaultBlockedPatterns() []string {
+	return []string{
+		`(^|\s)rm\s(.*\s)?(-[a-zA-Z]*[rR]|--recursive)`,
+		`--no-preserve-root`,
+		`(^|\s)(mkfs(\.\w+)?|fdisk|sfdisk|parted|wipefs|shred)(\s|$)`,
+		`(^|\s)dd\s.*\bof=`,
+		`^of=/dev/`,
+		`:\(\)\s*\{`,
+		`^-(exec|execdir|ok|okdir)$`,
+		`(^|\s)(shutdown|reboot|halt|poweroff|init\s+[06])(\s|$)`,
+		`(^|\s)chmod\s+(-R\s+)?[0-7]*777`,
+		`(^|\s)chown\s+-R\s`,
+		`/dev/(sd|hd|nvme|vd|xvd|mmcblk)`,
+		`(^|\s)(curl|wget)\s.*\|\s*(sh|bash)`,
+		`^--upload-pack|^--receive-pack|^-c\s*core\.|^core\.(sshCommand|pager|editor|fsmonitor|hooksPath)=`,
+	}
+}
+
+// CommandConfig configures NewCommand. It is copied by the constructor; changing it
+// afterwards has no effect.
+type CommandConfig struct {
+	// Dir is the directory commands run in (the model may pick a directory below it).
+	// Required: it must exist.
+	Dir string
+	// Programs are the absolute paths of the programs that may run, e.g. "/usr/bin/ls".
+	// The model names one by its base name ("ls") or its full path. Required.
+	Programs []string
+	// AllowLaunchers lets Programs hold shells, interpreters and programs that run other
+	// programs (sh, bash, env, xargs, sudo, python, awk, …), which NewCommand otherwise
+	// refuses: with one of them allowed, the allow-list no longer bounds what runs.
+	// Optional.
+	AllowLaunchers bool
+	// Blocked are regular expressions (RE2 syntax) matched against every argument and
+	// against the whole command line; a match refuses the call. Optional: nil uses
+	// DefaultBlockedPatterns; an empty non-nil slice blocks nothing.
+	Blocked []string
+	// AllowOutsidePaths lets arguments name absolute paths or climb with "..". Optional:
+	// by default such arguments, and relative ones that resolve out of the working
+	// directory through a symlink, are refused.
+	AllowOutsidePaths bool
+	// Env is the whole environment of every command ("KEY=value"); the host process's own
+	// environment is never passed on. Optional. Defaults to PATH=/usr/bin:/bin,
+	// HOME set to Dir, LANG=C.UTF-8.
+	Env []string
+	// Timeout bounds one run; the command and its children are killed when it expires.
+	// Optional. Defaults to DefaultCommandTimeout.
+	Timeout time.Duration
+	// MaxOutputBytes caps what is kept of stdout and of stderr each; the rest is discarded
+	// and the result flagged truncated. Optional. Defaults to DefaultMaxOutputBytes.
+	MaxOutputBytes int
+}
+
+// Command is the execute_command tool. It keeps its directory open (an os.Root) until
+// Close. It is safe for concurrent use.
+type Command struct {
+	cfg      CommandConfig
+	dir      string // absolute
+	root     *os.Root
+	programs map[string]string // name the model may use -> absolute path
+	names    []string          // base names, sorted, for the description
+	blocked  []*regexp.Regexp
+	spec     registry.ToolSpec
+}
+
+// NewCommand checks cfg and returns the command tool. It fails with ErrInvalidConfig when
+// Dir is not a directory, a program is not an absolute path to an executable file, a
+// launcher is listed without AllowLaunchers, or a blocked pattern does not compile. The
+// caller must call Close.
+func NewCommand(cfg CommandConfig) (*Command, error) {
+	if cfg.Dir == "" {
+		return nil, fmt.Errorf("%w: commands need a directory", ErrInvalidConfig)
+	}
+	if len(cfg.Programs) == 0 {
+		return nil, fmt.Errorf("%w: commands need at least one allowed program", ErrInvalidConfig)
+	}
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: command directory: %v", ErrInvalidConfig, err)
+	}
+	c := &Command{cfg: cfg, dir: dir, programs: map[string]string{}}
+	for _, p := range cfg.Programs {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("%w: program %q is not an absolute path", ErrInvalidConfig, p)
+		}
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			return nil, fmt.Errorf("%w: program %q is not an executable file", ErrInvalidConfig, p)
+		}
+		base := filepath.Base(p)
+		if !cfg.AllowLaunchers && isLauncher(base) {
+			return nil, fmt.Errorf("%w: program %q runs other programs; set AllowLaunchers to allow it", ErrInvalidConfig, p)
+		}
+		if prev, dup := c.programs[base]; dup && prev != p {
+			return nil, fmt.Errorf("%w: programs %q and %q share the name %q", ErrInvalidConfig, prev, p, base)
+		}
+		c.programs[base], c.programs[p] = p, p
+		c.names = append(c.names, base)
+	}
+	slices.Sort(c.names)
+	c.names = slices.Compact(c.names)
+	patterns := cfg.Blocked
+	if patterns == nil {
+		patterns = DefaultBlockedPatterns()
+	}
+	for _, p := range patterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("%w: blocked pattern %q: %v", ErrInvalidConfig, p, err)
+		}
+		c.blocked = append(c.blocked, re)
+	}
+	if cfg.Env == nil {
+		cfg.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8"}
+	}
+	c.cfg.Env = slices.Clone(cfg.Env)
+	if c.cfg.Timeout <= 0 {
+		c.cfg.Timeout = DefaultCommandTimeout
+	}
+	if c.cfg.MaxOutputBytes <= 0 {
+		c.cfg.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if c.root, err = os.OpenRoot(dir); err != nil {
+		return nil, fmt.Errorf("%w: command directory: %v", ErrInvalidConfig, err)
+	}
+	c.spec, err = registry.Typed(registry.ToolSpec{
+		Name:     ToolExecuteCommand,
+		Category: registry.CategoryShell,
+		Security: registry.SecurityHigh,
+		// The executor's own timeout must not cut the run before ours reports it.
+		Timeout: c.cfg.Timeout + 5*time.Second,
+		Description: "Run a program with arguments in the workspace directory (no shell: pipes, redirections and $(...) are not interpreted). " +
+			"Allowed programs: " + strings.Join(c.names, ", ") + ". Returns the exit code, stdout and stderr.",
+	}, c.run)
+	if err != nil {
+		c.root.Close()
+		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+	}
+	return c, nil
+}
+
+func isLauncher(base string) bool {
+	b := strings.ToLower(base)
+	for _, l := range launchers {
+		// python3.12, perl5.36, node18 and the like are the same programs.
+		if b == l || (strings.HasPrefix(b, l) && strings.Trim(b[len(l):], "0123456789.-") == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// Tool returns execute_command, in registry.CategoryShell with SecurityHigh: the executor
+// runs it only when the host's confirmation hook allows. A host that trusts its allow-list
+// may lower Security on its copy before registering it.
+func (c *Command) Tool() registry.ToolSpec { return c.spec }
+
+// Close closes the command directory; the tool fails afterwards. Close is idempotent.
+func (c *Command) Close() error {
+	if err := c.root.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+		return fmt.Errorf("platform: close command directory: %w", err)
+	}
+	return nil
+}
+
+type commandIn struct {
+	Command string   `json:"command" jsonschema_description:"The program to run: one of the allowed programs."`
+	Args    []string `json:"args,omitempty" jsonschema_description:"Its arguments, one per item. Nothing is interpreted by a shell."`
+	Dir     string   `json:"dir,omitempty" jsonschema_description:"Working directory relative to the workspace directory (default: the workspace itself)."`
+}
+
+// CommandResult is what execute_command returns. A program that ran and failed is a
+// result with its exit code, not an error.
+type CommandResult struct {
+	ExitCode  int    `json:"exit_code"` // -1 when killed at the timeout
+	Stdout    string `json:"stdout"`
+	Stderr    string `json:"stderr"`
+	Truncated bool   `json:"truncated,omitempty"`
+	TimedOut  bool   `json:"timed_out,omitempty"`
+}
+
+func refuse(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrCommandRefused, fmt.Sprintf(format, a...))
+}
+
+// check applies the policy to one call and returns the program's path and the working
+// directory, relative to c.dir.
+func (c *Command) check(in commandIn) (string, string, error) {
+	prog, ok := c.programs[in.Command]
+	if !ok {
+		return "", "", refuse("%q is not an allowed program; allowed: %s", truncText(in.Command), strings.Join(c.names, ", "))
+	}
+	if len(in.Args) > maxArgs {
+		return "", "", refuse("more than %d arguments", maxArgs)
+	}
+	total := 0
+	for _, a := range in.Args {
+		total += len(a)
+		if strings.IndexByte(a, 0) >= 0 || !utf8.ValidString(a) {
+			return "", "", refuse("an argument holds a NUL byte or invalid UTF-8")
+		}
+	}
+	if total > maxArgBytes {
+		return "", "", refuse("the arguments are longer than %d bytes", maxArgBytes)
+	}
+	line := strings.Join(append([]string{filepath.Base(prog)}, in.Args...), " ")
+	for _, re := range c.blocked {
+		if re.MatchString(line) {
+			return "", "", refuse("the command line matches the blocked pattern %q", re.String())
+		}
+		for _, a := range in.Args {
+			if re.MatchString(a) {
+				return "", "", refuse("the argument %q matches the blocked pattern %q", truncText(a), re.String())
+			}
+		}
+	}
+	dir, err := localPath(in.Dir, true)
+	if err != nil {
+		return "", "", refuse("working directory: %v", err)
+	}
+	fi, err := c.root.Stat(dir)
+	if err != nil {
+		return "", "", refuse("working directory: %v", fileErr("dir", dir, err))
+	}
+	if !fi.IsDir() {
+		return "", "", refuse("working directory %q is not a directory", truncText(dir))
+	}
+	if !c.cfg.AllowOutsidePaths {
+		for _, a := range in.Args {
+			if err := c.checkPathArg(dir, a); err != nil {
+				return "", "", err
+			}
+		}
+	}
+	return prog, dir, nil
+}
+
+// checkPathArg refuses an argument (or the value of --flag=value) that is an absolute
+// path, starts with "~", climbs with "..", or names an existing path that resolves out of
+// the directory through a symlink.
+func (c *Command) checkPathArg(dir, arg string) error {
+	v := arg
+	if strings.HasPrefix(v, "-") {
+		_, after, ok := strings.Cut(v, "=")
+		if !ok {
+			return nil
+		}
+		v = after
+	}
+	if v == "" || strings.Contains(v, "://") {
+		return nil
+	}
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
+		return refuse("the argument %q names a path outside the workspace directory", truncText(arg))
+	}
+	for _, part := range strings.Split(v, "/") {
+		if part == ".." {
+			return refuse("the argument %q climbs out with \"..\"", truncText(arg))
+		}
+	}
+	_, err := c.root.Stat(path.Join(dir, v))
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
+		return nil // inside, or not a path at all: a plain word
+	}
+	return refuse("the argument %q leads out of the workspace directory", truncText(arg))
+}
+
+func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) {
+	prog, dir, err := c.check(in)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	wd, done, err := workDir(c.root, c.dir, dir)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	defer done()
+	cmd := exec.CommandContext(rctx, prog, in.Args...)
+	cmd.Args[0] = filepath.Base(prog) // what the program calls itself in messages
+	cmd.Dir = wd
+	cmd.Env = slices.Clone(c.cfg.Env)
+	if cmd.Env == nil {
+		cmd.Env = []string{} // nil would pass the host's environment on
+	}
+	stdout := &capped{max: c.cfg.MaxOutputBytes}
+	stderr := &capped{max: c.cfg.MaxOutputBytes}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = time.Second
+	killGroup(cmd)
+	err = cmd.Run()
+	res := CommandResult{
+		Stdout:    strings.ToValidUTF8(stdout.buf.String(), "\uFFFD"),
+		Stderr:    strings.ToValidUTF8(stderr.buf.String(), "\uFFFD"),
+		Truncated: stdout.cut || stderr.cut,
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, ctx.Err())
+	case rctx.Err() != nil:
+		res.ExitCode, res.TimedOut = -1, true
+	case err == nil:
+	case errors.As(err, &exitErr):
+		res.ExitCode = exitErr.ExitCode()
+	default:
+		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, err)
+	}
+	return res, nil
+}
+
+// capped keeps the first max bytes written to it and discards the rest.
+type capped struct {
+	buf bytes.Buffer
+	max int
+	cut bool
+}
+
+func (w *capped) Write(p []byte) (int, error) {
+	if room := w.max - w.buf.Len(); room > 0 {
+		if len(p) > room {
+			w.buf.Write(p[:room])
+			w.cut = true
+		} else {
+			w.buf.Write(p)
+		}
+	} else if len(p) > 0 {
+		w.cut = true
+	}
+	return len(p), nil
+}

@@ -1,0 +1,38 @@
+// Package platform provides safe built-in platform tools for package registry: file
+// operations confined to one root directory, a command runner with an allow-list of
+// programs, and an HTTP client that refuses loopback, private, link-local and metadata
+// addresses. Each tool is a registry.ToolSpec; none is registered anywhere by default, so
+// a host offers exactly the ones it chooses:
+//
+//	files, err := platform.NewFiles(platform.FilesConfig{Root: "/srv/agent-7"})
+//	...
+//	defer files.Close()
+//	for _, spec := range files.Tools() {
+//		if spec.Name != platform.ToolDeleteFile { // this host keeps deletion for itself
+//			reg.MustRegister(spec)
+//		}
+//	}
+//
+// The checks do not rely on reading strings right:
+//
+//   - Files open every path through an os.Root, which resolves each component with
+//     openat-style calls relative to the root directory, so neither "..", an absolute path,
+//     nor a symlink (even one created while the call runs) can reach a file outside it.
+//     Paths are also refused up front when they are absolute or contain a ".." component,
+//     and files are opened without blocking and checked with fstat, so a FIFO or a device
+//     is refused rather than read.
+//   - Commands run from an argv, never through a shell: "; rm -rf /" and "$(…)" are plain
+//     arguments. Only programs the host listed by absolute path run; shells, interpreters
+//     and launchers (sh, bash, env, xargs, sudo, python, …) are refused when listed unless
+//     the host insists. Arguments that match a blocked pattern, or that name a path outside
+//     the working directory, are refused. The environment is the host's list only (never
+//     the host process's own), and a run is bounded in time and output.
+//   - HTTP requests are checked twice: the URL (scheme, host, port, method) before the
+//     request, and every IP address when a connection is dialled, after name resolution, so
+//     DNS rebinding and redirects cannot reach an address the policy refuses. Proxies from
+//     the environment are never used. Secret headers the host configures are added per host
+//     at the last moment and never appear in results, errors or logs.
+//
+// These tools confine what the model can ask for; they are not a sandbox for the programs
+// they run. An allowed program runs with the host process's privileges.
+package platform
