@@ -11,6 +11,10 @@
 // keywords and destructive flag from its slug, name, description and tags using the
 // capability [Taxonomy]. Hosts may plug in their own classifier and re-classify a store.
 //
+// Both also implement [PluginStore]: marketplace plugins (skills and commands with a token
+// estimate), enabled per workspace, and assigned to agents only where enabled
+// ([ErrPluginNotEnabled] otherwise); cachetest.RunPlugins is its conformance suite.
+//
 // ImportJSONL and ExportJSONL read and write catalogue snapshots in the JSON Lines format of
 // Composio's catalogue (one action per line).
 //

@@ -41,6 +41,8 @@ type Memory struct {
 	enabledSets map[connKey]map[string]bool // EnabledActions of configs as sets; immutable values
 
 	syncSlot chan struct{} // the sync lock: holds a token while a sync runs (see LockSync)
+
+	plugins memPlugins // plugins, enablements and assignments (plugins_memory.go)
 }
 
 type classifierBox struct{ c Classifier }

@@ -15,4 +15,13 @@
 // Resolver picks the actions for one step in three tiers: action slugs written in the prompt,
 // an optional semantic search, then the catalogue ranked by package hint, capped at 30 by
 // default.
+//
+// Assembler builds the context an agent starts with (AssembleContext): its persona, the
+// skills of the plugins assigned to it, its platform tools and its apps' actions (narrowed
+// by a hint when one is given), each part with a token estimate; under a budget the
+// lowest-priority parts are dropped first and listed.
+//
+// Package registry/platform has safe built-in platform tools (files under one root, an
+// allow-listed command runner, an HTTP client that refuses private addresses) to register
+// by choice.
 package registry
