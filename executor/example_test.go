@@ -144,7 +144,7 @@ func ExampleNewRouter() {
 	defer inner.Close()
 	router, _ := executor.NewRouter(inner, executor.RouterConfig{Hints: st})
 
-	// The model sees four tools, whatever the size of the catalogue.
+	// The model sees a handful of tools, whatever the size of the catalogue.
 	reg := registry.New()
 	for _, spec := range router.Tools() {
 		reg.MustRegister(spec)
@@ -166,6 +166,7 @@ func ExampleNewRouter() {
 	fmt.Println(env.Tool, env.OK, string(env.Data))
 	// Output:
 	// batch_execute_tools
+	// create_plan
 	// execute_tool
 	// get_tool_schemas
 	// search_tools

@@ -38,12 +38,17 @@ type RouterConfig struct {
 	// ("background": true): the tool returns at once and each result is delivered here.
 	// Optional: nil runs every batch synchronously.
 	OnBackgroundResult func(Result)
+	// Connect adds manage_connections and wait_for_connection when its Connector is set.
+	// Optional.
+	Connect ConnectConfig
 }
 
-// Router offers the whole catalogue through four meta-tools (seed 002's router mode):
-// search_tools, get_tool_schemas, execute_tool and batch_execute_tools. Register its
-// Tools in a registry, give an executor over that registry to the model, and the model
-// reaches every action the inner executor may run while seeing only four schemas. Use an
+// Router offers the whole catalogue through a handful of meta-tools (router mode):
+// search_tools, get_tool_schemas, execute_tool and batch_execute_tools, create_plan to
+// order a multi-step job, and, with a Connector, manage_connections and
+// wait_for_connection to connect an app the workspace lacks. Register its Tools in a
+// registry, give an executor over that registry to the model, and the model reaches every
+// action the inner executor may run while seeing only these schemas. Use an
 // executor other than inner for the meta-tools: a batch_execute_tools call holds a slot of
 // its executor's concurrency limit while its actions wait for slots of inner's.
 // A Router is safe for concurrent use.
@@ -64,12 +69,17 @@ func NewRouter(inner *Executor, cfg RouterConfig) (*Router, error) {
 	if cfg.SearchLimit <= 0 {
 		cfg.SearchLimit = DefaultSearchLimit
 	}
+	var err error
+	if cfg.Connect, err = cfg.Connect.prepare(); err != nil {
+		return nil, err
+	}
 	return &Router{inner: inner, cfg: cfg}, nil
 }
 
-// Tools returns the four meta-tools as ToolSpecs in CategoryRouter.
+// Tools returns the meta-tools as ToolSpecs in CategoryRouter: the four above, create_plan,
+// and manage_connections and wait_for_connection when RouterConfig.Connect has a Connector.
 func (r *Router) Tools() []registry.ToolSpec {
-	return []registry.ToolSpec{
+	tools := []registry.ToolSpec{
 		{
 			Name:        ToolSearch,
 			Description: "Find the actions that fit a use case. Call this first; it returns exact action slugs with their main parameters.",
@@ -115,11 +125,13 @@ func (r *Router) Tools() []registry.ToolSpec {
 				`"required":["tools"]}`),
 			Run: r.batch,
 		},
+		r.planTool(),
 	}
+	return append(tools, r.connectTools()...)
 }
 
 func isRouterTool(name string) bool {
-	return slices.Contains([]string{ToolSearch, ToolGetSchemas, ToolExecute, ToolBatchExecute}, name)
+	return slices.Contains([]string{ToolSearch, ToolGetSchemas, ToolExecute, ToolBatchExecute, ToolCreatePlan, ToolManageConnections, ToolWaitForConnection}, name)
 }
 
 type searchHit struct {

@@ -1,5 +1,5 @@
-// Command router shows router mode: the model is given four meta-tools (search_tools,
-// get_tool_schemas, execute_tool, batch_execute_tools) instead of every action's schema,
+// Command router shows router mode: the model is given a handful of meta-tools (search_tools,
+// get_tool_schemas, execute_tool, batch_execute_tools, create_plan) instead of every action's schema,
 // and still reaches the whole catalogue. It runs with no network and no database: the
 // project's test catalogue in a memory store, a fake Composio API (composiotest) and a
 // scripted model that searches, reads a schema, runs a read with execute_tool, then a
@@ -72,7 +72,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 		}
 	}
 
-	// The inner executor runs actions for this agent; the router exposes it as four tools.
+	// The inner executor runs actions for this agent; the router exposes it as five tools.
 	inner := executor.New(executor.Config{
 		Catalog: st,
 		Remote:  api.Client(),

@@ -13,7 +13,7 @@ func TestRun(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"tools offered to the model: 4",
+		"tools offered to the model: 5",
 		`{"tools":[{"slug":"GITHUB_LIST_REPOSITORY_ISSUES"`,
 		`"tool":"GITHUB_LIST_REPOSITORY_ISSUES","call_id":"inner","ok":true`,
 		`{"results":[{"tool":"GITHUB_CREATE_AN_ISSUE_COMMENT","call_id":"batch_0","ok":true`,
