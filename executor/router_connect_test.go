@@ -33,7 +33,7 @@ type connectFixture struct {
 	executed []composiotest.ExecuteCall
 }
 
-func newConnectFixture(t *testing.T, scope executor.Scope, withConnector bool) *connectFixture {
+func newConnectFixture(t testing.TB, scope executor.Scope, withConnector bool) *connectFixture {
 	t.Helper()
 	ctx := context.Background()
 	oauth := []string{"OAUTH2"}
@@ -504,5 +504,16 @@ func TestRouterPlan(t *testing.T) {
 	}
 	if n := len(fx.api.Requests()); n != 0 {
 		t.Errorf("Plan made %d requests to Composio", n)
+	}
+}
+
+func BenchmarkRouterPlan(b *testing.B) {
+	fx := newConnectFixture(b, executor.Scope{AgentID: 1, WorkspaceID: "ws1"}, true)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := fx.router.Plan(ctx, "Fetch my latest emails from gmail, then post a summary of them to #general on slack"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // assembleStore fills st with two no-auth apps (gmail, slack) and their actions, assigns
 // both to agent 7, and gives agent 7 two plugins in workspace ws1: notes (no estimate of
 // its own: its skills' estimates count) first, then code-review (400 tokens).
-func assembleStore(t *testing.T, st cache.Store) {
+func assembleStore(t testing.TB, st cache.Store) {
 	t.Helper()
 	ctx := context.Background()
 	obj := json.RawMessage(`{"type":"object","properties":{"to":{"type":"string","description":"Who receives it."},"text":{"type":"string"}},"required":["to"]}`)
@@ -56,7 +56,7 @@ func assembleStore(t *testing.T, st cache.Store) {
 	}
 }
 
-func assembleRegistry(t *testing.T) *registry.Registry {
+func assembleRegistry(t testing.TB) *registry.Registry {
 	t.Helper()
 	reg := registry.New()
 	for _, name := range []string{"search_knowledge", "read_file"} {
@@ -249,5 +249,22 @@ func TestAssembleContextNarrowing(t *testing.T) {
 				t.Errorf("AssembleContext without an agent: %v", err)
 			}
 		})
+	}
+}
+
+func BenchmarkAssembleContext(b *testing.B) {
+	st := cache.NewMemory()
+	assembleStore(b, st)
+	a, err := registry.NewAssembler(registry.AssemblerConfig{Store: st, Registry: assembleRegistry(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	agent := registry.Agent{ID: 7, WorkspaceID: "ws1", Persona: persona, Budget: 600}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.AssembleContext(ctx, agent); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -8,7 +8,8 @@
 //	}
 //
 // Every subtest gets its own store, so subtests may run in any order. RoundTrip checks that a
-// full catalogue snapshot survives import and export unchanged.
+// full catalogue snapshot survives import and export unchanged. RunPlugins is the suite of
+// cache.PluginStore (plugins, workspace enablement, agent assignment).
 //
 // Beyond what the doc comments of cache.Store say, the suite pins down these behaviours:
 //

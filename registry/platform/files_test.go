@@ -495,3 +495,24 @@ func TestFilesSpecs(t *testing.T) {
 		t.Error("read after Close succeeded")
 	}
 }
+
+func BenchmarkReadFile(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(strings.Repeat("note ", 200)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	f, err := platform.NewFiles(platform.FilesConfig{Root: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	run := f.Tools()[0].Run
+	args := json.RawMessage(`{"path":"notes.txt"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := run(ctx, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
