@@ -40,7 +40,7 @@ type RouterConfig struct {
 	OnBackgroundResult func(Result)
 }
 
-// Router offers the whole catalogue through four meta-tools (seed 002's router mode):
+// Router offers the whole catalogue through four meta-tools (router mode):
 // search_tools, get_tool_schemas, execute_tool and batch_execute_tools. Register its
 // Tools in a registry, give an executor over that registry to the model, and the model
 // reaches every action the inner executor may run while seeing only four schemas. Use an

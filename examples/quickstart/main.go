@@ -1,7 +1,7 @@
 // Command quickstart tours toolhint with no network and no database: it loads the project's
 // test catalogue into the memory store, shows what the store holds, builds hints for a few
 // prompts, turns the chosen action into a function definition, and executes a model's tool
-// calls through the executor with a fake Composio remote.
+// calls through the executor with a stand-in Composio remote (an executor.RemoteFunc).
 //
 //	go run ./examples/quickstart
 package main
