@@ -77,10 +77,8 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 		if err := st.AssignApp(ctx, cache.Assignment{AgentID: agentID, App: app, Type: "composio", Active: true}); err != nil {
 			return err
 		}
-		if _, err := st.AddConnection(ctx, workspace, app); err != nil {
-			return err
-		}
-		if _, err := st.SetConnectionStatus(ctx, workspace, app, cache.StatusActive, "ca_"+app); err != nil {
+		// EnsureConnection is idempotent: set-up code may run on every start.
+		if _, err := cache.EnsureConnection(ctx, st, workspace, app, cache.StatusActive, "ca_"+app); err != nil {
 			return err
 		}
 	}
