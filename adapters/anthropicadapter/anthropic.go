@@ -16,12 +16,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
-	"github.com/toolhint/toolhint/adapters/internal/jsonobj"
+	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -54,7 +53,7 @@ func Tool(fn schema.Function, strict bool) (anthropic.ToolUnionParam, error) {
 			r.InputSchema, isStrict = p, true
 		}
 	}
-	m, err := jsonobj.Decode(r.InputSchema)
+	m, err := wire.Decode(r.InputSchema)
 	if err != nil {
 		return anthropic.ToolUnionParam{}, fmt.Errorf("anthropicadapter: function %q input schema: %w", fn.Slug, err)
 	}
@@ -106,7 +105,7 @@ func Calls(msg *anthropic.Message) []executor.Call {
 		if b.Type != "tool_use" {
 			continue
 		}
-		out = append(out, executor.Call{ID: b.ID, Name: b.Name, Arguments: jsonobj.Arguments(b.Input)})
+		out = append(out, executor.Call{ID: b.ID, Name: b.Name, Arguments: wire.Arguments(b.Input)})
 	}
 	return out
 }
@@ -255,14 +254,14 @@ func Messages(msgs []executor.Message) ([]anthropic.TextBlockParam, []anthropic.
 				system = append(system, anthropic.TextBlockParam{Text: m.Content})
 			}
 		case executor.RoleTool:
-			add(anthropic.MessageParamRoleUser, anthropic.NewToolResultBlock(m.ToolCallID, m.Content, isErrorResult(m.Content)))
+			add(anthropic.MessageParamRoleUser, anthropic.NewToolResultBlock(m.ToolCallID, m.Content, wire.IsErrorResult(m.Content)))
 		case executor.RoleAssistant:
 			var blocks []anthropic.ContentBlockParamUnion
 			if m.Content != "" {
 				blocks = append(blocks, anthropic.NewTextBlock(m.Content))
 			}
 			for _, tc := range m.ToolCalls {
-				blocks = append(blocks, anthropic.NewToolUseBlock(tc.ID, jsonobj.Arguments(tc.Arguments), tc.Name))
+				blocks = append(blocks, anthropic.NewToolUseBlock(tc.ID, wire.Arguments(tc.Arguments), tc.Name))
 			}
 			add(anthropic.MessageParamRoleAssistant, blocks...)
 		default:
@@ -272,10 +271,4 @@ func Messages(msgs []executor.Message) ([]anthropic.TextBlockParam, []anthropic.
 		}
 	}
 	return system, out
-}
-
-// isErrorResult reports whether a tool message's content is a failed Result as
-// Result.ForModel writes it.
-func isErrorResult(content string) bool {
-	return strings.HasPrefix(content, "error (")
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/toolhint/toolhint/adapters/internal/jsonobj"
+	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -54,7 +54,7 @@ func render(fn schema.Function, responses, strict bool) (rendered, map[string]an
 	if err != nil {
 		return rendered{}, nil, fmt.Errorf("openaiadapter: function %q: %w", fn.Slug, err)
 	}
-	params, err := jsonobj.Decode(r.Parameters)
+	params, err := wire.Decode(r.Parameters)
 	if err != nil {
 		return rendered{}, nil, fmt.Errorf("openaiadapter: function %q parameters: %w", fn.Slug, err)
 	}
@@ -102,7 +102,7 @@ func ChatCalls(msg openai.ChatCompletionMessage) []executor.Call {
 		if tc.Type != "" && tc.Type != "function" {
 			continue
 		}
-		out = append(out, executor.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: jsonobj.Arguments(json.RawMessage(tc.Function.Arguments))})
+		out = append(out, executor.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: wire.Arguments(json.RawMessage(tc.Function.Arguments))})
 	}
 	return out
 }
@@ -227,7 +227,7 @@ func ChatMessages(msgs []executor.Message) []openai.ChatCompletionMessageParamUn
 				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
 					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
 						ID:       tc.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: string(jsonobj.Arguments(tc.Arguments))},
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: string(wire.Arguments(tc.Arguments))},
 					},
 				})
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/toolhint/toolhint/adapters/internal/jsonobj"
+	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -53,7 +53,7 @@ func ResponseCalls(resp *responses.Response) []executor.Call {
 			continue
 		}
 		fc := item.AsFunctionCall()
-		out = append(out, executor.Call{ID: fc.CallID, Name: fc.Name, Arguments: jsonobj.Arguments(json.RawMessage(fc.Arguments))})
+		out = append(out, executor.Call{ID: fc.CallID, Name: fc.Name, Arguments: wire.Arguments(json.RawMessage(fc.Arguments))})
 	}
 	return out
 }
@@ -205,7 +205,7 @@ func ResponseMessages(msgs []executor.Message) responses.ResponseInputParam {
 				out = append(out, responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRoleAssistant))
 			}
 			for _, tc := range m.ToolCalls {
-				out = append(out, responses.ResponseInputItemParamOfFunctionCall(string(jsonobj.Arguments(tc.Arguments)), tc.ID, tc.Name))
+				out = append(out, responses.ResponseInputItemParamOfFunctionCall(string(wire.Arguments(tc.Arguments)), tc.ID, tc.Name))
 			}
 		default:
 			out = append(out, responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRoleUser))

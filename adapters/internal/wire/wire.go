@@ -1,12 +1,13 @@
-// Package jsonobj decodes the JSON objects the adapters hand to SDKs whose parameter types
-// are maps: schemas and tool arguments.
-package jsonobj
+// Package wire holds what the adapters share in converting to and from the SDKs' types:
+// JSON objects as maps, tool-call arguments and failed results in text form.
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Decode returns the JSON object raw as a map; empty input and null give an empty map.
@@ -33,4 +34,10 @@ func Arguments(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return raw
+}
+
+// IsErrorResult reports whether a tool message's content is a failed executor.Result as
+// Result.ForModel writes it ("error (<kind>): …").
+func IsErrorResult(content string) bool {
+	return strings.HasPrefix(content, "error (")
 }
