@@ -32,8 +32,12 @@ func catalogue(t testing.TB) *cache.Memory {
 		path string
 		imp  func(context.Context, cache.Store, *os.File) (int, error)
 	}{
-		{"../../testdata/catalog/apps.jsonl", func(ctx context.Context, st cache.Store, f *os.File) (int, error) { return cache.ImportAppsJSONL(ctx, st, f) }},
-		{"../../testdata/catalog/actions.jsonl", func(ctx context.Context, st cache.Store, f *os.File) (int, error) { return cache.ImportJSONL(ctx, st, f) }},
+		{"../../testdata/catalog/apps.jsonl", func(ctx context.Context, st cache.Store, f *os.File) (int, error) {
+			return cache.ImportAppsJSONL(ctx, st, f)
+		}},
+		{"../../testdata/catalog/actions.jsonl", func(ctx context.Context, st cache.Store, f *os.File) (int, error) {
+			return cache.ImportJSONL(ctx, st, f)
+		}},
 	} {
 		file, err := os.Open(f.path)
 		if err != nil {
