@@ -52,7 +52,7 @@ type Config struct {
 	PathPrefix string
 	// HTTPClient sends the requests. Optional. Defaults to a client with a 60 s timeout,
 	// a 5 s connect timeout, no proxy, and redirects to another host refused (so that the
-	// x-api-key header never leaves the API's host). Never http.DefaultClient.
+	// x-api-key header never leaves the API's host): NewHTTPClient(nil). Never http.DefaultClient.
 	HTTPClient *http.Client
 	// Retry is the retry policy. Optional. Defaults to DefaultRetryPolicy().
 	Retry *RetryPolicy
@@ -191,19 +191,28 @@ func New(cfg Config) (*Client, error) {
 // PathPrefix returns the path prefix the client sends, e.g. "/api/v3.1".
 func (c *Client) PathPrefix() string { return c.prefix }
 
-func defaultHTTPClient() *http.Client {
-	tr := &http.Transport{
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          100,
-		MaxIdleConnsPerHost:   16,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ExpectContinueTimeout: time.Second,
+func defaultHTTPClient() *http.Client { return NewHTTPClient(nil) }
+
+// NewHTTPClient returns the HTTP client New uses when Config.HTTPClient is nil: a 60 s
+// timeout, no proxy, and redirects to another host refused (so that the x-api-key header
+// never leaves the API's host). It sends through transport, which may wrap another for
+// tracing or metrics; nil uses a transport with a 5 s connect timeout and pooled
+// connections.
+func NewHTTPClient(transport http.RoundTripper) *http.Client {
+	if transport == nil {
+		transport = &http.Transport{
+			DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          100,
+			MaxIdleConnsPerHost:   16,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		}
 	}
 	return &http.Client{
 		Timeout:   DefaultTimeout,
-		Transport: tr,
+		Transport: transport,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 5 {
 				return errors.New("composio: too many redirects")

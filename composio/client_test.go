@@ -648,3 +648,50 @@ func TestInvalidResponses(t *testing.T) {
 		})
 	}
 }
+
+// countingTransport counts the requests it sends.
+type countingTransport struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestNewHTTPClient sends through the given transport and keeps the default client's
+// refusal of redirects to another host.
+func TestNewHTTPClient(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the redirect to another host was followed (x-api-key %q)", r.Header.Get("x-api-key"))
+	}))
+	defer other.Close()
+	srv := composiotest.NewServer(t, composiotest.WithCatalog(fixture()))
+	redirect := httptest.NewServer(http.RedirectHandler(other.URL+"/api/v3.1/tools", http.StatusFound))
+	defer redirect.Close()
+
+	tr := &countingTransport{}
+	cfg := srv.Config()
+	cfg.HTTPClient = composio.NewHTTPClient(tr)
+	c, err := composio.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Tool(context.Background(), "GMAIL_SEND_EMAIL", ""); err != nil {
+		t.Fatal(err)
+	}
+	cfg.BaseURL = redirect.URL
+	c, err = composio.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Tool(context.Background(), "GMAIL_SEND_EMAIL", ""); err == nil {
+		t.Error("a redirect to another host succeeded")
+	}
+	if tr.n != 2 {
+		t.Errorf("the transport sent %d requests, want 2", tr.n)
+	}
+}
