@@ -129,7 +129,7 @@ type MessageCreator interface {
 
 // Config configures New. It is copied by New.
 type Config struct {
-	// Model is the model to call, e.g. anthropic.ModelClaudeSonnet4_5. Required.
+	// Model is the model to call, e.g. anthropic.ModelClaudeSonnet5_5. Required.
 	Model anthropic.Model
 	// MaxTokens bounds the output of one turn. Optional. Defaults to DefaultMaxTokens.
 	MaxTokens int64

@@ -68,7 +68,7 @@ func Example_loop() {
 
 	msgs := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather and time in Paris?"))}
 	for turn := 1; turn <= 4; turn++ {
-		resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet4_5, MaxTokens: 1024, Messages: msgs, Tools: tools})
+		resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: tools})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -101,7 +101,7 @@ func ExampleNew() {
 
 	var out int64
 	llm, err := anthropicadapter.New(&client.Messages, anthropicadapter.Config{
-		Model:      anthropic.ModelClaudeSonnet4_5,
+		Model:      anthropic.ModelClaudeSonnet5_5,
 		OnResponse: func(_ context.Context, msg *anthropic.Message) { out += msg.Usage.OutputTokens },
 	})
 	if err != nil {

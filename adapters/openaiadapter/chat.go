@@ -125,7 +125,7 @@ type ChatCompleter interface {
 
 // ChatConfig configures NewChat. It is copied by NewChat.
 type ChatConfig struct {
-	// Model is the model to call, e.g. openai.ChatModelGPT4o. Required.
+	// Model is the model to call, e.g. openai.ChatModel("gpt-5.5"). Required.
 	Model openai.ChatModel
 	// Strict sends strict function definitions where the schema allows it. Optional.
 	// Defaults to false.

@@ -56,7 +56,7 @@ func Example_chatLoop() {
 
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather and time in Paris?")}
 	for turn := 1; turn <= 4; turn++ {
-		resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o, Messages: msgs, Tools: tools})
+		resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModel("gpt-5.5"), Messages: msgs, Tools: tools})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -89,7 +89,7 @@ func ExampleNewChat() {
 
 	var tokens int64
 	llm, err := openaiadapter.NewChat(&client.Chat.Completions, openaiadapter.ChatConfig{
-		Model:      openai.ChatModelGPT4o,
+		Model:      openai.ChatModel("gpt-5.5"),
 		Strict:     true,
 		OnResponse: func(_ context.Context, resp *openai.ChatCompletion) { tokens += resp.Usage.TotalTokens },
 	})
@@ -149,7 +149,7 @@ func Example_responsesLoop() {
 	}
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("Weather and time in Paris?", responses.EasyInputMessageRoleUser)}
 	for turn := 1; turn <= 4; turn++ {
-		resp, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: openai.ChatModelGPT4o, Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools})
+		resp, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: openai.ChatModel("gpt-5.5"), Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools})
 		if err != nil {
 			fmt.Println(err)
 			return

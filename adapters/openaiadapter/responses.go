@@ -106,7 +106,7 @@ type ResponseCreator interface {
 
 // ResponsesConfig configures NewResponses. It is copied by NewResponses.
 type ResponsesConfig struct {
-	// Model is the model to call, e.g. openai.ChatModelGPT4o. Required.
+	// Model is the model to call, e.g. openai.ChatModel("gpt-5.5"). Required.
 	Model openai.ResponsesModel
 	// Strict sends strict function definitions where the schema allows it. Optional.
 	// Defaults to false.

@@ -14,26 +14,22 @@ import (
 // city: {"city":"Paris","time":"14:05"}). The caller closes it.
 func Executor() *executor.Executor {
 	reg := registry.New()
-	city := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Paris."}},"required":["city"],"additionalProperties":false}`)
-	reg.MustRegister(registry.ToolSpec{
-		Name: "get_weather", Description: "Current weather in a city.", Parameters: city, ReadOnly: true,
-		Run: func(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
-			var in struct{ City string }
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, err
-			}
-			return json.RawMessage(fmt.Sprintf(`{"city":%q,"temp_c":18,"sky":"clear"}`, in.City)), nil
-		},
-	})
-	reg.MustRegister(registry.ToolSpec{
-		Name: "get_time", Description: "Local time in a city.", Parameters: city, ReadOnly: true,
-		Run: func(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
-			var in struct{ City string }
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, err
-			}
-			return json.RawMessage(fmt.Sprintf(`{"city":%q,"time":"14:05"}`, in.City)), nil
-		},
-	})
+	reg.MustRegister(cityTool("get_weather", "Current weather in a city.", `"temp_c":18,"sky":"clear"`))
+	reg.MustRegister(cityTool("get_time", "Local time in a city.", `"time":"14:05"`))
 	return executor.New(executor.Config{Registry: reg})
+}
+
+// cityTool is a read-only tool taking a city and answering {"city":…,<fields>}.
+func cityTool(name, description, fields string) registry.ToolSpec {
+	return registry.ToolSpec{
+		Name: name, Description: description, ReadOnly: true,
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Paris."}},"required":["city"],"additionalProperties":false}`),
+		Run: func(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
+			var in struct{ City string }
+			if err := json.Unmarshal(args, &in); err != nil {
+				return nil, err
+			}
+			return json.RawMessage(fmt.Sprintf(`{"city":%q,%s}`, in.City, fields)), nil
+		},
+	}
 }
