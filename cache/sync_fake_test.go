@@ -24,7 +24,7 @@ type fakeSource struct {
 	appPage  int            // apps per page
 
 	// bulkWithoutParams makes ActionsPage leave parameters out, as Composio's bulk listing
-	// did for the seeds.
+	// can.
 	bulkWithoutParams bool
 	// overlap repeats the last n actions of each page at the start of the next one.
 	overlap int

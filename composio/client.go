@@ -41,14 +41,18 @@ type Config struct {
 	// APIKey is the project API key, sent as the x-api-key header. Required. It never
 	// appears in an error, a log line or a panic of this package.
 	APIKey string
-	// BaseURL is the scheme and host of the API. Optional. Defaults to ProductionURL.
+	// BaseURL is the scheme and host of the API, optionally with a path. Optional. Defaults
+	// to ProductionURL. A path ending in an API prefix, as Composio's documentation quotes
+	// the URL ("https://backend.composio.dev/api/v3"), sets PathPrefix (New fails with
+	// ErrConfig when PathPrefix names another one); any path before it, or a path without
+	// one, is kept in front of the prefix (a proxy's mount point).
 	BaseURL string
 	// PathPrefix is PrefixV3 or PrefixV31 (any other "/api/..." prefix is accepted).
-	// Optional. Defaults to PrefixV31.
+	// Optional. Defaults to the prefix in BaseURL, else PrefixV31.
 	PathPrefix string
 	// HTTPClient sends the requests. Optional. Defaults to a client with a 60 s timeout,
 	// a 5 s connect timeout, no proxy, and redirects to another host refused (so that the
-	// x-api-key header never leaves the API's host). Never http.DefaultClient.
+	// x-api-key header never leaves the API's host): NewHTTPClient(nil). Never http.DefaultClient.
 	HTTPClient *http.Client
 	// Retry is the retry policy. Optional. Defaults to DefaultRetryPolicy().
 	Retry *RetryPolicy
@@ -77,6 +81,7 @@ type Config struct {
 type Client struct {
 	key      string
 	base     string // base URL + prefix, no trailing slash
+	reqPath  string // the path of base: what errors and logs put before a route
 	prefix   string
 	httpc    *http.Client
 	retry    RetryPolicy
@@ -112,18 +117,36 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%w: BaseURL must be an absolute http or https URL", ErrConfig)
 	}
-	prefix := cfg.PathPrefix
-	if prefix == "" {
-		prefix = PrefixV31
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("%w: BaseURL %s must not carry credentials, a query or a fragment", ErrConfig, u.Redacted())
 	}
-	if !strings.HasPrefix(prefix, "/") {
+	prefix := cfg.PathPrefix
+	if prefix != "" && !strings.HasPrefix(prefix, "/") {
 		return nil, fmt.Errorf("%w: PathPrefix %q must start with /", ErrConfig, prefix)
 	}
 	prefix = strings.TrimRight(prefix, "/")
+	// A BaseURL quoted with its API prefix ("https://backend.composio.dev/api/v3") gives the
+	// prefix; whatever path comes before it (a proxy's mount point) is kept in front.
+	mount := strings.TrimRight(u.EscapedPath(), "/")
+	if i := strings.Index(mount+"/", "/api/"); i >= 0 {
+		inURL := mount[i:]
+		mount = mount[:i]
+		switch {
+		case inURL == "/api":
+		case prefix == "":
+			prefix = inURL
+		case prefix != inURL:
+			return nil, fmt.Errorf("%w: BaseURL %s ends in the API prefix %s but PathPrefix is %s; give the prefix once", ErrConfig, u.Redacted(), inURL, prefix)
+		}
+	}
+	if prefix == "" {
+		prefix = PrefixV31
+	}
 	c := &Client{
 		key:          cfg.APIKey,
-		base:         strings.TrimRight(base, "/") + prefix,
+		base:         u.Scheme + "://" + u.Host + mount + prefix,
 		prefix:       prefix,
+		reqPath:      mount + prefix,
 		httpc:        cfg.HTTPClient,
 		log:          cfg.Logger,
 		maxBody:      cfg.MaxResponseBytes,
@@ -168,19 +191,28 @@ func New(cfg Config) (*Client, error) {
 // PathPrefix returns the path prefix the client sends, e.g. "/api/v3.1".
 func (c *Client) PathPrefix() string { return c.prefix }
 
-func defaultHTTPClient() *http.Client {
-	tr := &http.Transport{
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          100,
-		MaxIdleConnsPerHost:   16,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ExpectContinueTimeout: time.Second,
+func defaultHTTPClient() *http.Client { return NewHTTPClient(nil) }
+
+// NewHTTPClient returns the HTTP client New uses when Config.HTTPClient is nil: a 60 s
+// timeout, no proxy, and redirects to another host refused (so that the x-api-key header
+// never leaves the API's host). It sends through transport, which may wrap another for
+// tracing or metrics; nil uses a transport with a 5 s connect timeout and pooled
+// connections.
+func NewHTTPClient(transport http.RoundTripper) *http.Client {
+	if transport == nil {
+		transport = &http.Transport{
+			DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          100,
+			MaxIdleConnsPerHost:   16,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		}
 	}
 	return &http.Client{
 		Timeout:   DefaultTimeout,
-		Transport: tr,
+		Transport: transport,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 5 {
 				return errors.New("composio: too many redirects")
@@ -225,7 +257,7 @@ func (e *transportError) Unwrap() error { return e.err }
 func (e *transportError) Temporary() bool { return !errors.Is(e.err, ErrInvalidResponse) }
 
 func (c *Client) wrapTransport(r request, err error) error {
-	return &transportError{msg: c.redact(fmt.Sprintf("composio: %s %s%s: %v", r.method, c.prefix, r.path, err)), err: err}
+	return &transportError{msg: c.redact(fmt.Sprintf("composio: %s %s%s: %v", r.method, c.reqPath, r.path, err)), err: err}
 }
 
 // do sends r, retrying as the policy says, and decodes a 2xx body into out (when non-nil).
@@ -234,7 +266,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	if r.body != nil {
 		var err error
 		if body, err = json.Marshal(r.body); err != nil {
-			return fmt.Errorf("composio: %s %s%s: encoding request: %w", r.method, c.prefix, r.path, err)
+			return fmt.Errorf("composio: %s %s%s: encoding request: %w", r.method, c.reqPath, r.path, err)
 		}
 	}
 	u := c.base + r.path
@@ -243,7 +275,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	}
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("composio: %s %s%s: %w", r.method, c.prefix, r.path, err)
+			return fmt.Errorf("composio: %s %s%s: %w", r.method, c.reqPath, r.path, err)
 		}
 		status, hdr, data, err := c.send(ctx, r, u, body)
 		var lastErr error
@@ -251,7 +283,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		switch {
 		case err != nil:
 			if ctx.Err() != nil {
-				return fmt.Errorf("composio: %s %s%s: %w", r.method, c.prefix, r.path, ctx.Err())
+				return fmt.Errorf("composio: %s %s%s: %w", r.method, c.reqPath, r.path, ctx.Err())
 			}
 			lastErr = err
 			retry = c.retry.retryTransport(err, r.execute)
@@ -260,7 +292,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 				return nil
 			}
 			if err := decodeJSON(data, hdr, out); err != nil {
-				return fmt.Errorf("composio: %s %s%s: %w", r.method, c.prefix, r.path, c.redactErr(err))
+				return fmt.Errorf("composio: %s %s%s: %w", r.method, c.reqPath, r.path, c.redactErr(err))
 			}
 			return nil
 		default:
@@ -272,17 +304,17 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		}
 		wait := c.retry.delay(attempt, hdr)
 		c.log.LogAttrs(ctx, slog.LevelWarn, "composio: retrying request",
-			slog.String("method", r.method), slog.String("path", c.prefix+r.path),
+			slog.String("method", r.method), slog.String("path", c.reqPath+r.path),
 			slog.Int("status", status), slog.Int("attempt", attempt+1),
 			slog.Duration("wait", wait), slog.String("error", lastErr.Error()))
 		if c.retry.OnRetry != nil {
-			c.retry.OnRetry(RetryEvent{Method: r.method, Path: c.prefix + r.path, Attempt: attempt + 1, StatusCode: status, Wait: wait, Err: lastErr})
+			c.retry.OnRetry(RetryEvent{Method: r.method, Path: c.reqPath + r.path, Attempt: attempt + 1, StatusCode: status, Wait: wait, Err: lastErr})
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("composio: %s %s%s: %w while waiting to retry after: %w", r.method, c.prefix, r.path, ctx.Err(), lastErr)
+			return fmt.Errorf("composio: %s %s%s: %w while waiting to retry after: %w", r.method, c.reqPath, r.path, ctx.Err(), lastErr)
 		case <-t.C:
 		}
 	}
@@ -329,13 +361,13 @@ func (c *Client) send(ctx context.Context, r request, u string, body []byte) (in
 		return 0, nil, nil, c.wrapTransport(r, fmt.Errorf("reading response body: %w", err))
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "composio: request",
-		slog.String("method", r.method), slog.String("path", c.prefix+r.path),
+		slog.String("method", r.method), slog.String("path", c.reqPath+r.path),
 		slog.Int("status", resp.StatusCode), slog.Int("bytes", len(data)),
 		slog.Duration("elapsed", time.Since(start)))
 	if int64(len(data)) > c.maxBody {
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 			return resp.StatusCode, resp.Header, nil, &transportError{
-				msg: fmt.Sprintf("composio: %s %s%s: %v: body larger than %d bytes", r.method, c.prefix, r.path, ErrInvalidResponse, c.maxBody),
+				msg: fmt.Sprintf("composio: %s %s%s: %v: body larger than %d bytes", r.method, c.reqPath, r.path, ErrInvalidResponse, c.maxBody),
 				err: errTooLarge,
 			}
 		}
@@ -374,7 +406,7 @@ func snippet(b []byte) string {
 
 // apiError builds the *APIError of a non-2xx response.
 func (c *Client) apiError(r request, status int, hdr http.Header, data []byte) *APIError {
-	e := &APIError{StatusCode: status, Method: r.method, Path: c.prefix + r.path, RequestID: c.redact(hdr.Get("x-request-id"))}
+	e := &APIError{StatusCode: status, Method: r.method, Path: c.reqPath + r.path, RequestID: c.redact(hdr.Get("x-request-id"))}
 	var env struct {
 		Error *struct {
 			Message      string          `json:"message"`

@@ -3,7 +3,9 @@ package composio_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -41,6 +43,109 @@ func TestNewConfig(t *testing.T) {
 			}
 			if c != nil && tt.cfg.PathPrefix == "" && c.PathPrefix() != composio.PrefixV31 {
 				t.Errorf("default prefix = %q, want %q", c.PathPrefix(), composio.PrefixV31)
+			}
+		})
+	}
+}
+
+// TestBaseURLWithPath accepts a BaseURL quoted with its API prefix (as Composio's
+// documentation writes it) or behind a proxy's mount point, sends each request to the URL
+// that was meant, and names that URL in errors.
+func TestBaseURLWithPath(t *testing.T) {
+	srv := composiotest.NewServer(t, composiotest.WithCatalog(fixture()))
+	var mu sync.Mutex
+	var proxied []string
+	// The proxy mounts the API under /composio and forwards to the fake.
+	target, _ := url.Parse(srv.URL)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		proxied = append(proxied, r.URL.Path)
+		mu.Unlock()
+		rest, ok := strings.CutPrefix(r.URL.Path, "/composio")
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, target.String()+rest+"?"+r.URL.RawQuery, r.Body)
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	}))
+	defer proxy.Close()
+
+	tests := []struct {
+		name, base, prefix string
+		wantPrefix         string // the prefix the fake saw
+		wantErrPath        string // the path a 404 names
+		wantProxied        string
+	}{
+		{"prefix in the URL", srv.URL + "/api/v3", "", composio.PrefixV3, "/api/v3/tools/NOPE_X", ""},
+		{"prefix in the URL with a slash", srv.URL + "/api/v3.1/", "", composio.PrefixV31, "/api/v3.1/tools/NOPE_X", ""},
+		{"same prefix twice", srv.URL + "/api/v3", composio.PrefixV3, composio.PrefixV3, "/api/v3/tools/NOPE_X", ""},
+		{"mount point", proxy.URL + "/composio", composio.PrefixV3, composio.PrefixV3, "/composio/api/v3/tools/NOPE_X", "/composio/api/v3/tools/NOPE_X"},
+		{"mount point and prefix", proxy.URL + "/composio/api/v3", "", composio.PrefixV3, "/composio/api/v3/tools/NOPE_X", "/composio/api/v3/tools/NOPE_X"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv.ResetRequests()
+			mu.Lock()
+			proxied = nil
+			mu.Unlock()
+			cfg := srv.Config()
+			cfg.BaseURL, cfg.PathPrefix = tt.base, tt.prefix
+			c, err := composio.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.PathPrefix() != tt.wantPrefix {
+				t.Errorf("PathPrefix() = %q, want %q", c.PathPrefix(), tt.wantPrefix)
+			}
+			if _, err := c.Tool(context.Background(), "GMAIL_SEND_EMAIL", ""); err != nil {
+				t.Fatalf("Tool: %v", err)
+			}
+			_, err = c.Tool(context.Background(), "NOPE_X", "")
+			var apiErr *composio.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound {
+				t.Fatalf("Tool(NOPE_X) error = %v, want a 404 APIError", err)
+			}
+			if apiErr.Path != tt.wantErrPath || !strings.Contains(err.Error(), tt.wantErrPath) {
+				t.Errorf("404 names %q (%v), want %q", apiErr.Path, err, tt.wantErrPath)
+			}
+			for _, r := range srv.Requests() {
+				if r.Prefix != tt.wantPrefix {
+					t.Errorf("fake saw prefix %q for %s, want %q", r.Prefix, r.Path, tt.wantPrefix)
+				}
+			}
+			if tt.wantProxied != "" {
+				mu.Lock()
+				defer mu.Unlock()
+				if len(proxied) != 2 || proxied[1] != tt.wantProxied {
+					t.Errorf("proxy saw %q, want the second request at %q", proxied, tt.wantProxied)
+				}
+			}
+		})
+	}
+
+	bad := []struct{ name, base, prefix string }{
+		{"two different prefixes", srv.URL + "/api/v3", composio.PrefixV31},
+		{"query", srv.URL + "?x=1", ""},
+		{"credentials", "https://user:secret@backend.composio.dev", ""},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := composio.New(composio.Config{APIKey: "k", BaseURL: tt.base, PathPrefix: tt.prefix})
+			if !errors.Is(err, composio.ErrConfig) {
+				t.Fatalf("New() error = %v, want ErrConfig", err)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("error %q shows the password in the URL", err)
 			}
 		})
 	}
@@ -541,5 +646,52 @@ func TestInvalidResponses(t *testing.T) {
 				t.Errorf("error %q does not say %q", err, tt.text)
 			}
 		})
+	}
+}
+
+// countingTransport counts the requests it sends.
+type countingTransport struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestNewHTTPClient sends through the given transport and keeps the default client's
+// refusal of redirects to another host.
+func TestNewHTTPClient(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the redirect to another host was followed (x-api-key %q)", r.Header.Get("x-api-key"))
+	}))
+	defer other.Close()
+	srv := composiotest.NewServer(t, composiotest.WithCatalog(fixture()))
+	redirect := httptest.NewServer(http.RedirectHandler(other.URL+"/api/v3.1/tools", http.StatusFound))
+	defer redirect.Close()
+
+	tr := &countingTransport{}
+	cfg := srv.Config()
+	cfg.HTTPClient = composio.NewHTTPClient(tr)
+	c, err := composio.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Tool(context.Background(), "GMAIL_SEND_EMAIL", ""); err != nil {
+		t.Fatal(err)
+	}
+	cfg.BaseURL = redirect.URL
+	c, err = composio.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Tool(context.Background(), "GMAIL_SEND_EMAIL", ""); err == nil {
+		t.Error("a redirect to another host succeeded")
+	}
+	if tr.n != 2 {
+		t.Errorf("the transport sent %d requests, want 2", tr.n)
 	}
 }

@@ -173,7 +173,7 @@ func (r *Run) Wait(ctx context.Context) ([]Result, error) {
 // cancelled. It returns at once; use Wait to wait for the last result.
 func (r *Run) Cancel() { r.cancel() }
 
-// Background starts a batch and returns at once, like seed 002's composioBatchExecute. The
+// Background starts a batch and returns at once (batch_execute_tools' "background" mode). The
 // run keeps the values of ctx but not its cancellation: it ends when its calls finish, when
 // Run.Cancel is called, or when the executor is closed. The executor owns the run: Close
 // cancels it and waits for it. Background fails with ErrClosed after Close.

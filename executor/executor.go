@@ -27,8 +27,8 @@ const (
 )
 
 // DefaultStripKeys returns the runtime-context keys that agent frameworks inject into tool
-// arguments and that tools never expect (seed 003's list: threadId, resourceId, memory, and
-// the rest of what Mastra-style runtimes add). A key is only stripped when the tool's schema
+// arguments and that tools never expect (threadId, resourceId, memory, and the rest of what
+// Mastra-style runtimes add). A key is only stripped when the tool's schema
 // does not declare it as a property.
 func DefaultStripKeys() []string {
 	return []string{"threadId", "resourceId", "memory", "runtimeContext", "runId", "tracingContext", "writer", "mastra"}

@@ -20,8 +20,8 @@
 // delete, remove, archive or cancel, and then only those that match it.
 //
 // Every listed action carries an explanation ([Match]): its tier, its score, the prompt terms
-// it matched and the capabilities it shares with the prompt. The score blends what the seed's
-// capability tier weighed (capability match, keyword overlap, the classifier's confidence)
+// it matched and the capabilities it shares with the prompt. The score blends what a
+// capability tier weighs (capability match, keyword overlap, the classifier's confidence)
 // with the lexical signals that matter most in practice: the verb class, IDF-weighted term
 // matches by field (slug words above display name above description), the app the prompt
 // names, and a penalty for slug words the prompt does not explain. Prompts that ask for

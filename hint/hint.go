@@ -32,7 +32,7 @@ type Store interface {
 // Strategy names the tier that produced a hint.
 type Strategy string
 
-// Strategies, as seed 000 names them.
+// Strategies, one per tier of Build.
 const (
 	StrategyCapability    Strategy = "capability"
 	StrategyTokenFiltered Strategy = "token_filtered"
@@ -90,9 +90,9 @@ type Match struct {
 	Params []cache.Param
 }
 
-// Limits bound the work and the size of a hint. Zero fields take the defaults of seed 000
-// (plus MaxActions). The seed's MAX_APPS_SEARCH and MAX_DB_ROWS_PER_APP bounded its SQL
-// queries; here every candidate app is scored in memory, so they bound what survives instead.
+// Limits bound the work and the size of a hint. Zero fields take the defaults noted beside
+// each field. Every candidate app is scored in memory; MaxAppsSearch and MaxDBRowsPerApp
+// bound what survives that scoring.
 type Limits struct {
 	MaxQueryTokens      int // prompt terms per clause (synonyms aside); default 10
 	MaxAppsSearch       int // apps that may appear in a hint; default 12

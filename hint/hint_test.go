@@ -36,7 +36,7 @@ func rank(res hint.Result, slug string) int {
 	return slices.Index(res.MatchedActions, slug) + 1
 }
 
-func TestSeedSlackMessageNotChannel(t *testing.T) {
+func TestSlackMessageNotChannel(t *testing.T) {
 	for _, prompt := range []string{
 		"send a message to #general saying the deploy is done",
 		"post in the #launch channel that we go live at noon",
@@ -62,7 +62,7 @@ func TestSeedSlackMessageNotChannel(t *testing.T) {
 	}
 }
 
-func TestSeedRecipeReadTheIssue(t *testing.T) {
+func TestRecipeReadTheIssue(t *testing.T) {
 	res := build(t, newFake(), hint.Request{AgentID: 1, Prompt: "Read the issue from the trigger payload and summarise it.", Apps: allApps, RecipeMode: true})
 	if got := rank(res, "JIRA_GET_ISSUE"); got < 1 || got > 2 {
 		t.Errorf("JIRA_GET_ISSUE ranked %d, want 1 or 2 (listed %v)", got, res.MatchedActions)

@@ -367,7 +367,7 @@ var pgFullPrompts = []string{
 }
 
 // TestStoresAgreeOnFullCatalog compares memory and PostgreSQL results over the shared
-// catalogue for requests over random (seeded) eight-app sets.
+// catalogue for requests over random (fixed-source) eight-app sets.
 func TestStoresAgreeOnFullCatalog(t *testing.T) {
 	cachetest.PostgresDSN(t)
 	path := pgCatalogPath(t)

@@ -21,8 +21,8 @@ type AccessStore interface {
 	ToolConfig(ctx context.Context, workspaceID, app string) (cache.ToolConfig, error)
 }
 
-// PlatformPermissions says which platform tools an agent may call (the earlier platform's
-// agent_tool_permissions table). Implementations must be safe for concurrent use.
+// PlatformPermissions says which platform tools an agent may call (for example a
+// table of agent tool permissions). Implementations must be safe for concurrent use.
 type PlatformPermissions interface {
 	PlatformToolAllowed(ctx context.Context, agentID int64, tool string) (bool, error)
 }
@@ -72,8 +72,8 @@ type AccessConfig struct {
 	Platform PlatformPermissions
 }
 
-// Access checks whether an agent may call a tool, as the earlier platform's
-// validate_tool_access did. It is safe for concurrent use.
+// Access checks whether an agent may call a tool and says why when it may not. It is safe
+// for concurrent use.
 type Access struct {
 	cfg AccessConfig
 }

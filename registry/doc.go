@@ -8,9 +8,9 @@
 // Typed builds a ToolSpec from an ordinary Go function, deriving the schema from the
 // function's input type.
 //
-// Access answers "may this agent call this tool?" the way the earlier platform did
-// (agent permissions for platform tools; app assignments, the workspace connection and the
-// workspace's enabled actions for Composio actions) and says why when the answer is no.
+// Access answers "may this agent call this tool?" from agent permissions for platform
+// tools, and from app assignments, the workspace connection and the workspace's enabled
+// actions for Composio actions, and says why when the answer is no.
 //
 // Resolver picks the actions for one step in three tiers: action slugs written in the prompt,
 // an optional semantic search, then the catalogue ranked by package hint, capped at 30 by

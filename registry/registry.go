@@ -27,10 +27,10 @@ var (
 	ErrInvalidConfig = errors.New("registry: invalid config")
 )
 
-// Category groups platform tools, like the earlier platform's ToolCategory.
+// Category groups platform tools.
 type Category string
 
-// Categories used by the earlier platform. Hosts may use any other non-empty value.
+// Common categories. Hosts may use any other non-empty value.
 const (
 	CategoryResearch  Category = "research"
 	CategoryDatabase  Category = "database"

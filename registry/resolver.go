@@ -13,7 +13,7 @@ import (
 	"github.com/toolhint/toolhint/schema"
 )
 
-// DefaultResolveLimit caps the actions a Resolver returns, as the earlier platform did.
+// DefaultResolveLimit caps the actions a Resolver returns.
 const DefaultResolveLimit = 30
 
 // Tier says which tier of the resolver produced the actions.
@@ -72,7 +72,7 @@ type ResolverConfig struct {
 }
 
 // Resolver turns a step's prompt into the function definitions of the actions the agent may
-// call (seed 001's ComposioToolService). It is safe for concurrent use.
+// call. It is safe for concurrent use.
 type Resolver struct {
 	cfg    ResolverConfig
 	access *Access

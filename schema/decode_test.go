@@ -22,7 +22,7 @@ func stdDecode(data []byte) (any, error) {
 	return v, nil
 }
 
-var decodeSeeds = []string{
+var decodeCorpus = []string{
 	`{"a":[1,-2.5e3,true,false,null,"x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"],"b":{}}`,
 	`"\ud800"`, `"\ud800\u0041"`, `"\udc00\ud800"`, "\"\xff\xfe\"", `"é"`, `0`, `-0`, `01`, `1.`, `1e`, `.5`,
 	`[1,]`, `{"a":1,}`, `{"a" 1}`, `[`, `{`, `"abc`, `tru`, `nul`, ` [ ] `, `{"a":1}{}`, `{"a":1,"a":2}`,
@@ -31,7 +31,7 @@ var decodeSeeds = []string{
 
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
-	for _, in := range append(decodeSeeds, deep) {
+	for _, in := range append(decodeCorpus, deep) {
 		got, err := decodeJSON([]byte(in))
 		want, werr := stdDecode([]byte(in))
 		if (err == nil) != (werr == nil) {
@@ -45,7 +45,7 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, s := range decodeSeeds {
+	for _, s := range decodeCorpus {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -10,9 +10,9 @@ import (
 	"github.com/toolhint/toolhint/schema"
 )
 
-// fuzzSchemas seeds every fuzz target: the golden inputs plus a few hostile shapes.
+// fuzzSchemas is the starting corpus of every fuzz target: the golden inputs plus a few hostile shapes.
 func fuzzSchemas(f *testing.F) []string {
-	seeds := []string{
+	corpus := []string{
 		issueSchema,
 		createEventParams,
 		`{"type":"object","properties":{"a":{"$ref":"#"}}}`,
@@ -32,9 +32,9 @@ func fuzzSchemas(f *testing.F) []string {
 		if err := json.Unmarshal(raw, &in); err != nil {
 			f.Fatal(err)
 		}
-		seeds = append(seeds, string(in.Parameters))
+		corpus = append(corpus, string(in.Parameters))
 	}
-	return seeds
+	return corpus
 }
 
 func FuzzParse(f *testing.F) {

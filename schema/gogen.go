@@ -339,28 +339,20 @@ func writeDoc(b *bytes.Buffer, indent, text string) {
 	b.WriteString(line + "\n")
 }
 
-// goName turns a slug or property name into an exported Go identifier: GMAIL_SEND_EMAIL ->
-// GmailSendEmail, "$count" -> Count, "page-size" -> PageSize, "2fa" -> X2fa.
+// goName turns a slug or property name into an exported Go identifier, with Go's
+// initialisms: GMAIL_SEND_EMAIL -> GmailSendEmail, "is_html" -> IsHTML, "userId" -> UserID,
+// "$count" -> Count, "page-size" -> PageSize, "2fa" -> X2fa.
 func goName(s string) string {
-	var b strings.Builder
-	upper := true
 	allUpper := strings.ToUpper(s) == s
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			upper = true
+	var b strings.Builder
+	for _, w := range nameWords(s) {
+		if lw := strings.ToLower(w); isInitialism(lw) {
+			b.WriteString(strings.ToUpper(lw))
 			continue
+		} else if allUpper {
+			w = lw
 		}
-		switch {
-		case upper:
-			r = unicode.ToUpper(r)
-			upper = false
-		case allUpper:
-			r = unicode.ToLower(r)
-		}
-		if r > unicode.MaxASCII {
-			continue
-		}
-		b.WriteRune(r)
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
 	}
 	out := b.String()
 	if out == "" {
@@ -370,6 +362,53 @@ func goName(s string) string {
 		out = "X" + out
 	}
 	return out
+}
+
+// nameWords splits a name into its ASCII words: at every character that is neither letter
+// nor digit, before an upper-case letter that follows a lower-case one ("userId" -> user,
+// Id), and before the last upper-case letter of a run that a lower-case letter follows
+// ("HTMLBody" -> HTML, Body). Digits stay with the word before them; other characters are
+// dropped.
+func nameWords(s string) []string {
+	var words []string
+	var cur []byte
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	isUpper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isLower(c) && !isUpper(c) && !(c >= '0' && c <= '9') {
+			flush()
+			continue
+		}
+		if isUpper(c) && len(cur) > 0 {
+			prev := cur[len(cur)-1]
+			nextLower := i+1 < len(s) && isLower(s[i+1])
+			if isLower(prev) || (prev >= '0' && prev <= '9') || (isUpper(prev) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, c)
+	}
+	flush()
+	return words
+}
+
+// isInitialism reports whether w (lower case) is a word Go spells in one case (the list
+// golint and staticcheck use).
+func isInitialism(w string) bool {
+	switch w {
+	case "acl", "api", "ascii", "cpu", "css", "dns", "eof", "guid", "html", "http", "https", "id",
+		"ip", "json", "lhs", "qps", "ram", "rhs", "rpc", "sla", "smtp", "sql", "ssh", "tcp", "tls",
+		"ttl", "udp", "ui", "uid", "uuid", "uri", "url", "utf8", "vm", "xml", "xmpp", "xsrf", "xss":
+		return true
+	}
+	return false
 }
 
 func isIdent(s string) bool {

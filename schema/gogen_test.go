@@ -119,3 +119,39 @@ func goTypeName(slug string) string {
 	}
 	return b.String() + "Params"
 }
+
+// TestGenerateGoNames checks the Go names given to properties: Go initialisms in one case,
+// words split at separators and case changes.
+func TestGenerateGoNames(t *testing.T) {
+	tests := []struct{ property, want string }{
+		{"is_html", "IsHTML"},
+		{"userId", "UserID"},
+		{"user_id", "UserID"},
+		{"html_url", "HTMLURL"},
+		{"HTMLBody", "HTMLBody"},
+		{"apiKey", "APIKey"},
+		{"ID", "ID"},
+		{"page-size", "PageSize"},
+		{"$count", "Count"},
+		{"2fa", "X2fa"},
+		{"utf8Text", "UTF8Text"},
+		{"identity", "Identity"},
+		{"PAGE_TOKEN", "PageToken"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.property, func(t *testing.T) {
+			params := json.RawMessage(`{"type":"object","properties":{` + quote(tt.property) + `:{"type":"string"}},"required":[` + quote(tt.property) + `]}`)
+			src, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{{Slug: "APP_GET_USER_ID", Parameters: params}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			field := "\t" + tt.want + " string `json:" + quote(tt.property) + "`"
+			if !strings.Contains(string(src), field) {
+				t.Errorf("generated source lacks %q:\n%s", field, src)
+			}
+			if !strings.Contains(string(src), "type AppGetUserIDParams struct") {
+				t.Errorf("generated source lacks the type AppGetUserIDParams:\n%s", src)
+			}
+		})
+	}
+}

@@ -118,17 +118,8 @@ func (s *Server) matchFault(req Request) *Fault {
 		if r.Times > 0 && r.used >= r.Times {
 			continue
 		}
-		if r.Method != "" && !strings.EqualFold(r.Method, req.Method) {
+		if !req.matches(r.Method, r.Path) {
 			continue
-		}
-		if r.Path != "" {
-			if p, ok := strings.CutSuffix(r.Path, "*"); ok {
-				if !strings.HasPrefix(req.Path, p) {
-					continue
-				}
-			} else if r.Path != req.Path {
-				continue
-			}
 		}
 		if r.Page != 0 && r.Page != req.Page {
 			continue
@@ -138,4 +129,20 @@ func (s *Server) matchFault(req Request) *Fault {
 		return &f
 	}
 	return nil
+}
+
+// matches reports whether req has this method and path: "" matches any method or path, the
+// method is matched in any case, and a path ending in "*" matches every path with that
+// prefix.
+func (req Request) matches(method, path string) bool {
+	if method != "" && !strings.EqualFold(method, req.Method) {
+		return false
+	}
+	if path == "" {
+		return true
+	}
+	if p, ok := strings.CutSuffix(path, "*"); ok {
+		return strings.HasPrefix(req.Path, p)
+	}
+	return path == req.Path
 }

@@ -307,13 +307,15 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// RequestsTo returns the received requests with this method and path (after the prefix).
+// RequestsTo returns the received requests with this method and path (after the prefix),
+// oldest first. They match as in [Rule]: "" matches any method or path, the method in any
+// case, and a trailing "*" matches a prefix ("/tools/execute/*").
 func (s *Server) RequestsTo(method, path string) []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Request
 	for _, r := range s.requests {
-		if r.Method == method && r.Path == path {
+		if r.matches(method, path) {
 			out = append(out, r)
 		}
 	}

@@ -162,6 +162,41 @@ func TestServerBasics(t *testing.T) {
 	}
 }
 
+// TestRequestsTo matches recorded requests the way fault rules match them.
+func TestRequestsTo(t *testing.T) {
+	cat, err := composiotest.ReadCatalog(strings.NewReader(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := composiotest.NewServer(t, composiotest.WithCatalog(cat))
+	for _, p := range []string{"/api/v3/tools", "/api/v3/tools/GMAIL_SEND_EMAIL", "/api/v3/toolkits/gmail", "/api/v3/tools/HACKERNEWS_GET_USER"} {
+		get(t, srv, p, srv.APIKey())
+	}
+	tests := []struct {
+		name, method, path string
+		want               []string
+	}{
+		{"exact", "GET", "/tools", []string{"/tools"}},
+		{"prefix", "GET", "/tools/*", []string{"/tools/GMAIL_SEND_EMAIL", "/tools/HACKERNEWS_GET_USER"}},
+		{"prefix without slash", "GET", "/tool*", []string{"/tools", "/tools/GMAIL_SEND_EMAIL", "/toolkits/gmail", "/tools/HACKERNEWS_GET_USER"}},
+		{"any path", "GET", "", []string{"/tools", "/tools/GMAIL_SEND_EMAIL", "/toolkits/gmail", "/tools/HACKERNEWS_GET_USER"}},
+		{"any method", "", "/toolkits/*", []string{"/toolkits/gmail"}},
+		{"method in any case", "get", "/toolkits/gmail", []string{"/toolkits/gmail"}},
+		{"other method", "POST", "/tools/*", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, r := range srv.RequestsTo(tt.method, tt.path) {
+				got = append(got, r.Path)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("RequestsTo(%q, %q) (-want +got):\n%s", tt.method, tt.path, diff)
+			}
+		})
+	}
+}
+
 func TestFaultRules(t *testing.T) {
 	cat, err := composiotest.ReadCatalog(strings.NewReader(rows))
 	if err != nil {

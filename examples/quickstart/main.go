@@ -1,7 +1,7 @@
 // Command quickstart tours toolhint with no network and no database: it loads the project's
 // test catalogue into the memory store, shows what the store holds, builds hints for a few
 // prompts, turns the chosen action into a function definition, and executes a model's tool
-// calls through the executor with a fake Composio remote.
+// calls through the executor with a stand-in Composio remote (an executor.RemoteFunc).
 //
 //	go run ./examples/quickstart
 package main
@@ -77,10 +77,8 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 		if err := st.AssignApp(ctx, cache.Assignment{AgentID: agentID, App: app, Type: "composio", Active: true}); err != nil {
 			return err
 		}
-		if _, err := st.AddConnection(ctx, workspace, app); err != nil {
-			return err
-		}
-		if _, err := st.SetConnectionStatus(ctx, workspace, app, cache.StatusActive, "ca_"+app); err != nil {
+		// EnsureConnection is idempotent: set-up code may run on every start.
+		if _, err := cache.EnsureConnection(ctx, st, workspace, app, cache.StatusActive, "ca_"+app); err != nil {
 			return err
 		}
 	}
