@@ -1,6 +1,6 @@
 // Package mcpadapter offers toolhint's tools on a host's MCP server built with the official
 // MCP Go SDK (github.com/modelcontextprotocol/go-sdk): either chosen functions run by an
-// executor ([AddTools]), or the router's four meta-tools that reach the whole catalogue
+// executor ([AddTools]), or the router's meta-tools that reach the whole catalogue
 // ([AddRouter]). The host creates, runs and closes the *mcp.Server; this package only
 // registers tools on it.
 //
@@ -91,8 +91,9 @@ func AddTools(server *mcp.Server, ex *executor.Executor, fns []schema.Function, 
 // scopeKey carries a call's scope from the MCP handler to the meta-tools.
 type scopeKey struct{}
 
-// AddRouter registers the router's four meta-tools (search_tools, get_tool_schemas,
-// execute_tool, batch_execute_tools) on server. The actions they reach run through inner,
+// AddRouter registers the router's meta-tools (search_tools, get_tool_schemas,
+// execute_tool, batch_execute_tools, create_plan, and the connection tools when the router
+// has a Connector) on server. The actions they reach run through inner,
 // with the scope cfg.Scope gives; the meta-tools' own arguments are validated by an
 // executor of the adapter's. It fails with ErrConfig, registering nothing, when server is
 // nil or executor.NewRouter refuses inner and rc.

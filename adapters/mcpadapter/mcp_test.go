@@ -161,7 +161,7 @@ func TestBridge(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	slices.Sort(names)
-	want := []string{"GITHUB_CREATE_AN_ISSUE", "SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL", "batch_execute_tools", "execute_tool", "get_tool_schemas", "search_tools"}
+	want := []string{"GITHUB_CREATE_AN_ISSUE", "SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL", "batch_execute_tools", "create_plan", "execute_tool", "get_tool_schemas", "search_tools"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
