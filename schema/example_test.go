@@ -46,12 +46,12 @@ func ExampleFunction_OpenAI_fallback() {
 	// An array whose items are unconstrained cannot be made strict; that function alone
 	// goes out non-strict, and the caller can see why.
 	f, _ := schema.Convert("SHEETS_APPEND", "Append a row.",
-		json.RawMessage(`{"type":"object","properties":{"row":{"type":"array"}},"required":["row"]}`))
+		json.RawMessage(`{"type":"object","properties":{"row":{"type":"array","minItems":1}},"required":["row"]}`))
 	def, _ := f.OpenAI(true)
 	fmt.Println(string(def))
 	fmt.Println(f.StrictReason)
 	// Output:
-	// {"function":{"description":"Append a row.","name":"SHEETS_APPEND","parameters":{"properties":{"row":{"type":"array"}},"required":["row"],"type":"object"},"strict":false},"type":"function"}
+	// {"function":{"description":"Append a row.","name":"SHEETS_APPEND","parameters":{"properties":{"row":{"minItems":1,"type":"array"}},"required":["row"],"type":"object"},"strict":false},"type":"function"}
 	// array without item schema at /properties/row
 }
 
