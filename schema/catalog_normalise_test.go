@@ -81,6 +81,10 @@ func TestCatalogNormaliser(t *testing.T) {
 			if relaxed.Properties["attachment"] == nil || contains(relaxed.Required, "attachment") {
 				t.Errorf("GMAIL_SEND_EMAIL still requires attachment: %v", relaxed.Required)
 			}
+		case "KIBANA_POST_DASHBOARDS":
+			if !strings.Contains(f.StrictReason, "nested") {
+				t.Errorf("KIBANA_POST_DASHBOARDS: StrictReason = %q, want a nesting fallback", f.StrictReason)
+			}
 		}
 	}
 	total := 0
