@@ -169,3 +169,58 @@ func ExampleGenerateGo() {
 	// 	Title string `json:"title"`
 	// }
 }
+
+func ExampleCompileWith() {
+	// A send-email schema as catalogues carry it: the attachment is listed as required
+	// although its description says to leave it out.
+	params := json.RawMessage(`{
+	  "type": "object",
+	  "properties": {
+	    "to": {"type": "string"},
+	    "body": {"type": "string"},
+	    "attachment": {"type": "object", "description": "File to attach. Omit it for no attachment.",
+	      "properties": {"key": {"type": "string"}}, "required": ["key"]}
+	  },
+	  "required": ["to", "body", "attachment"]
+	}`)
+	args := json.RawMessage(`{"to":"jay@acme.com","body":"hi","attachment":null}`)
+	for _, mode := range []schema.Mode{schema.Lenient, schema.Strict, schema.Off} {
+		v, err := schema.CompileWith(params, schema.CompileOptions{Mode: mode})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s: %v\n", mode, v.Validate(args))
+	}
+	v, _ := schema.Compile(params)
+	for _, r := range v.Relaxations() {
+		fmt.Printf("relaxed %s: %s\n", r.Property, r.Rule)
+	}
+	// Output:
+	// lenient: <nil>
+	// strict: schema: invalid arguments:
+	// - /attachment: wrong type: expected object, but got null
+	// off: <nil>
+	// relaxed attachment: described-optional
+}
+
+func ExampleOverrides() {
+	// The host knows better than the catalogue: this action needs a subject.
+	overrides := schema.Overrides{
+		"MAIL_SEND": {Patch: json.RawMessage(`{"required":["to","subject"]}`)},
+	}
+	params := json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`)
+	c := schema.NewCompiler(schema.CompilerConfig{})
+	v, err := c.CompileWith(params, schema.CompileOptions{Slug: "MAIL_SEND", Overrides: overrides})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(v.Validate(json.RawMessage(`{"to":"jay@acme.com"}`)))
+	f, _ := schema.ConvertWith("MAIL_SEND", "Send mail.", params, schema.ConvertOptions{Overrides: overrides})
+	fmt.Println(string(f.Parameters))
+	// Output:
+	// schema: invalid arguments:
+	// - (root): missing required properties: 'subject'; add them
+	// {"properties":{"subject":{"type":"string"},"to":{"type":"string"}},"required":["subject","to"],"type":"object"}
+}
