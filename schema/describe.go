@@ -12,7 +12,7 @@ type word struct {
 
 // words splits a lower-cased description into words.
 func words(desc string) []word {
-	var out []word
+	out := make([]word, 0, len(desc)/5)
 	for i := 0; i < len(desc); {
 		if !isWordByte(desc[i]) {
 			i++
@@ -59,10 +59,9 @@ func conditional(w string) bool {
 	return in(w, "if", "when", "unless", "only", "for", "to", "in", "with", "whenever")
 }
 
-// insistsRequired reports whether a description says the property must be given: "Required.",
+// insistsRequired reports whether a description's words say the property must be given: "Required.",
 // "This field is required", "mandatory", "must be provided", "at least one".
-func insistsRequired(desc string) bool {
-	ws := words(desc)
+func insistsRequired(ws []word) bool {
 	for i, w := range ws {
 		next := at(ws, i+1)
 		switch w.w {
@@ -92,8 +91,7 @@ func insistsRequired(desc string) bool {
 }
 
 // describedOptional reports whether a description says the property may be left out.
-func describedOptional(desc string) bool {
-	ws := words(desc)
+func describedOptional(ws []word) bool {
 	for i, w := range ws {
 		next, prev := at(ws, i+1), at(ws, i-1)
 		switch w.w {
@@ -144,8 +142,7 @@ func describedOptional(desc string) bool {
 }
 
 // describedNull reports whether a description says null is a valid value.
-func describedNull(desc string) bool {
-	ws := words(desc)
+func describedNull(ws []word) bool {
 	for i, w := range ws {
 		switch w.w {
 		case "null":
@@ -165,8 +162,7 @@ func describedNull(desc string) bool {
 // describedReadOnly reports whether a description says the server sets the value itself.
 // "Generated" alone is not enough: "the system-generated ID of the record" names a value
 // the caller must pass.
-func describedReadOnly(desc string) bool {
-	ws := words(desc)
+func describedReadOnly(ws []word) bool {
 	for i, w := range ws {
 		next := at(ws, i+1)
 		switch w.w {

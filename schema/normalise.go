@@ -120,7 +120,7 @@ func (r *relaxer) required(s *Schema, path string) []string {
 			keep = append(keep, name) // not ours to judge: it fails or passes as written
 			continue
 		}
-		desc := strings.ToLower(p.Description)
+		desc := words(strings.ToLower(p.Description))
 		if insistsRequired(desc) {
 			keep = append(keep, name)
 			insisted = append(insisted, name)
@@ -151,7 +151,7 @@ func (r *relaxer) required(s *Schema, path string) []string {
 }
 
 // rule returns the first rule that makes property p optional.
-func (r *relaxer) rule(p *Schema, desc string) (Rule, bool) {
+func (r *relaxer) rule(p *Schema, desc []word) (Rule, bool) {
 	if p.Default != nil {
 		return RuleDefault, true
 	}
