@@ -2,8 +2,10 @@ package schema_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolhint/toolhint/schema"
@@ -113,5 +115,46 @@ func BenchmarkValidateSendEmail(b *testing.B) {
 		if err := v.Validate(args); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkValidateLinear validates arguments of growing size against recursive schemas
+// whose naive validation is cubic in the nesting depth (the first) or grows with the
+// number of branches tried (the second). MB/s stays flat when the cost is linear.
+func BenchmarkValidateLinear(b *testing.B) {
+	c := schema.NewCompiler(schema.CompilerConfig{Limits: schema.Limits{MaxArgBytes: -1}})
+	deep, err := c.Compile(json.RawMessage(`{"type":"object","properties":{"child":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"v":{"type":"integer"}}}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	wide, err := c.Compile(json.RawMessage(`{"type":"object","properties":{"kids":{"type":"array","items":{"anyOf":[{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]},{"$ref":"#"}]}},"v":{"type":"integer"}}}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, depth := range []int{8, 16, 32, 64} {
+		args := json.RawMessage(strings.Repeat(`{"v":1,"child":`, depth-1) + `{"v":1}` + strings.Repeat(`}`, depth-1))
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			b.SetBytes(int64(len(args)))
+			for b.Loop() {
+				if err := deep.Validate(args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	node := `{"v":1}`
+	for size := 1 << 10; size <= 1<<20; size <<= 2 {
+		var args string
+		for n := node; len(args) < size; n = `{"v":2,"kids":[` + n + `,` + n + `]}` {
+			args = n
+		}
+		b.Run(fmt.Sprintf("size=%dKB", len(args)>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(args)))
+			for b.Loop() {
+				if err := wide.Validate(json.RawMessage(args)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -23,6 +23,14 @@ var ErrRefRefused = errors.New("schema: $ref refused")
 // satisfy the schema. Errors wrapping it from [Validator.Validate] are a *ValidationError.
 var ErrInvalidArguments = errors.New("schema: invalid arguments")
 
+// ErrTooLarge reports arguments over [Limits].MaxArgBytes. It comes inside a
+// *ValidationError, together with [ErrInvalidArguments]: errors.Is finds both.
+var ErrTooLarge = errors.New("schema: arguments too large")
+
+// ErrTooDeep reports arguments nested deeper than [Limits].MaxArgDepth. It comes inside a
+// *ValidationError, together with [ErrInvalidArguments]: errors.Is finds both.
+var ErrTooDeep = errors.New("schema: arguments too deep")
+
 // ErrInvalidName reports a function name that cannot be mapped (empty), or two slugs that
 // would map to the same function name in one [Names].
 var ErrInvalidName = errors.New("schema: invalid function name")
@@ -60,10 +68,14 @@ type Failure struct {
 }
 
 // ValidationError lists every failing location of a set of arguments. It wraps
-// [ErrInvalidArguments]. It is immutable once returned and safe to share.
+// [ErrInvalidArguments], and also [ErrTooLarge] or [ErrTooDeep] when the arguments were
+// refused for their size before being checked. It is immutable once returned and safe to
+// share.
 type ValidationError struct {
 	// Failures holds one entry per failing location, sorted by path.
 	Failures []Failure
+
+	limit error // ErrTooLarge, ErrTooDeep or nil
 }
 
 // Error implements error: every failure on its own line, so that the text can be returned to
@@ -84,5 +96,10 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// Unwrap returns [ErrInvalidArguments].
-func (e *ValidationError) Unwrap() error { return ErrInvalidArguments }
+// Unwrap returns [ErrInvalidArguments], and the limit exceeded if any.
+func (e *ValidationError) Unwrap() []error {
+	if e.limit != nil {
+		return []error{ErrInvalidArguments, e.limit}
+	}
+	return []error{ErrInvalidArguments}
+}

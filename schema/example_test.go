@@ -46,12 +46,12 @@ func ExampleFunction_OpenAI_fallback() {
 	// An array whose items are unconstrained cannot be made strict; that function alone
 	// goes out non-strict, and the caller can see why.
 	f, _ := schema.Convert("SHEETS_APPEND", "Append a row.",
-		json.RawMessage(`{"type":"object","properties":{"row":{"type":"array"}},"required":["row"]}`))
+		json.RawMessage(`{"type":"object","properties":{"row":{"type":"array","minItems":1}},"required":["row"]}`))
 	def, _ := f.OpenAI(true)
 	fmt.Println(string(def))
 	fmt.Println(f.StrictReason)
 	// Output:
-	// {"function":{"description":"Append a row.","name":"SHEETS_APPEND","parameters":{"properties":{"row":{"type":"array"}},"required":["row"],"type":"object"},"strict":false},"type":"function"}
+	// {"function":{"description":"Append a row.","name":"SHEETS_APPEND","parameters":{"properties":{"row":{"minItems":1,"type":"array"}},"required":["row"],"type":"object"},"strict":false},"type":"function"}
 	// array without item schema at /properties/row
 }
 
@@ -168,4 +168,59 @@ func ExampleGenerateGo() {
 	// 	// Title: Task title.
 	// 	Title string `json:"title"`
 	// }
+}
+
+func ExampleCompileWith() {
+	// A send-email schema as catalogues carry it: the attachment is listed as required
+	// although its description says to leave it out.
+	params := json.RawMessage(`{
+	  "type": "object",
+	  "properties": {
+	    "to": {"type": "string"},
+	    "body": {"type": "string"},
+	    "attachment": {"type": "object", "description": "File to attach. Omit it for no attachment.",
+	      "properties": {"key": {"type": "string"}}, "required": ["key"]}
+	  },
+	  "required": ["to", "body", "attachment"]
+	}`)
+	args := json.RawMessage(`{"to":"jay@acme.com","body":"hi","attachment":null}`)
+	for _, mode := range []schema.Mode{schema.Lenient, schema.Strict, schema.Off} {
+		v, err := schema.CompileWith(params, schema.CompileOptions{Mode: mode})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s: %v\n", mode, v.Validate(args))
+	}
+	v, _ := schema.Compile(params)
+	for _, r := range v.Relaxations() {
+		fmt.Printf("relaxed %s: %s\n", r.Property, r.Rule)
+	}
+	// Output:
+	// lenient: <nil>
+	// strict: schema: invalid arguments:
+	// - /attachment: wrong type: expected object, but got null
+	// off: <nil>
+	// relaxed attachment: described-optional
+}
+
+func ExampleOverrides() {
+	// The host knows better than the catalogue: this action needs a subject.
+	overrides := schema.Overrides{
+		"MAIL_SEND": {Patch: json.RawMessage(`{"required":["to","subject"]}`)},
+	}
+	params := json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`)
+	c := schema.NewCompiler(schema.CompilerConfig{})
+	v, err := c.CompileWith(params, schema.CompileOptions{Slug: "MAIL_SEND", Overrides: overrides})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(v.Validate(json.RawMessage(`{"to":"jay@acme.com"}`)))
+	f, _ := schema.ConvertWith("MAIL_SEND", "Send mail.", params, schema.ConvertOptions{Overrides: overrides})
+	fmt.Println(string(f.Parameters))
+	// Output:
+	// schema: invalid arguments:
+	// - (root): missing required properties: 'subject'; add them
+	// {"properties":{"subject":{"type":"string"},"to":{"type":"string"}},"required":["subject","to"],"type":"object"}
 }

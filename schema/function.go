@@ -32,6 +32,9 @@ type Function struct {
 	// Fallback is empty normally. With [ConvertOptions].Permissive, it holds the reason the
 	// schema was replaced by a permissive {"type":"object"}.
 	Fallback string
+	// Relaxed lists the required properties the normaliser ([Relax]) made optional in
+	// Parameters; empty in [Strict] mode. Hidden parameters are not listed.
+	Relaxed []Relaxation
 
 	tree   *Schema
 	strict json.RawMessage
@@ -48,11 +51,19 @@ type ConvertOptions struct {
 	Permissive bool
 	// Limits bound what is accepted. Optional. Defaults to the zero Limits' defaults.
 	Limits Limits
+	// Mode is the validation mode the definition is rendered for: in [Strict] mode the
+	// required lists stay as declared, otherwise they are normalised ([Relax]) as a
+	// [Lenient] validator reads them. Optional. Defaults to Lenient.
+	Mode Mode
+	// Overrides are the host's changes to action schemas; the entry for the name given to
+	// ConvertWith, if any, is applied before the schema is parsed. Optional.
+	Overrides Overrides
 }
 
 // Convert builds the Function for an action from its slug, description and parameter schema
-// (empty parameters mean no parameters). It fails with an error wrapping [ErrInvalidSchema],
-// [ErrLimit], [ErrRefRefused] or [ErrInvalidName].
+// (empty parameters mean no parameters), normalised as a [Lenient] validator reads it. It
+// fails with an error wrapping [ErrInvalidSchema], [ErrLimit], [ErrRefRefused] or
+// [ErrInvalidName], and refuses exactly the schemas [Compile] refuses.
 func Convert(name, description string, parameters json.RawMessage) (Function, error) {
 	return ConvertWith(name, description, parameters, ConvertOptions{})
 }
@@ -63,10 +74,7 @@ func ConvertWith(name, description string, parameters json.RawMessage, opts Conv
 		return Function{}, fmt.Errorf("schema: convert: empty name: %w", ErrInvalidName)
 	}
 	f := Function{Name: FunctionName(name), Slug: name, Description: description}
-	if len(parameters) == 0 {
-		parameters = json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	tree, err := ParseWith(parameters, opts.Limits)
+	tree, err := convertTree(name, parameters, opts)
 	if err != nil {
 		if !opts.Permissive {
 			return Function{}, fmt.Errorf("schema: convert %s: %w", truncate(name, 80), err)
@@ -74,8 +82,14 @@ func ConvertWith(name, description string, parameters json.RawMessage, opts Conv
 		f.Fallback = err.Error()
 		tree = &Schema{Type: []string{"object"}}
 	}
+	if opts.Mode != Strict {
+		tree, f.Relaxed = Relax(tree)
+	}
 	if len(opts.Hidden) > 0 {
 		tree, f.Hidden = hide(tree, opts.Hidden)
+		f.Relaxed = slices.DeleteFunc(f.Relaxed, func(r Relaxation) bool {
+			return r.Path == "" && slices.Contains(f.Hidden, r.Property)
+		})
 	}
 	f.tree = tree
 	f.Parameters = appendCompact(nil, tree)
@@ -85,6 +99,25 @@ func ConvertWith(name, description string, parameters json.RawMessage, opts Conv
 		f.strict = appendSchema(nil, st)
 	}
 	return f, nil
+}
+
+// convertTree applies the override, parses the schema and checks it as [Compile] does.
+func convertTree(name string, parameters json.RawMessage, opts ConvertOptions) (*Schema, error) {
+	parameters, err := opts.Overrides.Apply(name, parameters)
+	if err != nil {
+		return nil, err
+	}
+	if len(parameters) == 0 {
+		parameters = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	tree, err := ParseWith(parameters, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := compileProgram(tree, opts.Limits); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
 // hide returns a copy of root without the named top-level properties, and the names removed.

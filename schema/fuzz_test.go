@@ -20,6 +20,9 @@ func fuzzSchemas(f *testing.F) []string {
 		`{"type":"object","properties":{"a":{"type":"None"},"b":{"type":["string","number","boolean"]},"c":{"allOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"object","additionalProperties":true}]}}}`,
 		`{"type":"object","definitions":{"n":{"type":"object","properties":{"next":{"$ref":"#/definitions/n"}}}},"properties":{"head":{"$ref":"#/definitions/n"}}}`,
 		`{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}],"nullable":true,"examples":"one"}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":false,"required":["a"],"minProperties":1,"propertyNames":{"maxLength":5},"dependentRequired":{"a":["x-b"]}}`,
+		`{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer","minimum":5}]},"o":{"oneOf":[{"type":"integer"},{"type":"number","multipleOf":0.5}]},"n":{"not":{"type":"null"}},"l":{"type":"array","prefixItems":[{"const":1}],"items":{"enum":["a",2]},"uniqueItems":true,"contains":{"type":"string"}}}}`,
+		`{"type":"object","if":{"properties":{"k":{"const":"a"}},"required":["k"]},"then":{"required":["a"]},"else":{"required":["b"]},"properties":{"k":{"type":"string"}},"unevaluatedProperties":{"type":"integer"}}`,
 		`[]`, `{"type":"string"}`, `{`,
 	}
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "golden", "*", "input.json"))
@@ -67,6 +70,12 @@ func FuzzConvert(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name, s string) {
 		fn, err := schema.ConvertWith(name, "d", json.RawMessage(s), schema.ConvertOptions{Hidden: []string{"user_id"}})
+		if name != "" {
+			// Convert refuses exactly what Compile refuses.
+			if _, cerr := schema.Compile(json.RawMessage(s)); (cerr == nil) != (err == nil) {
+				t.Fatalf("Convert error %v but Compile error %v", err, cerr)
+			}
+		}
 		if err != nil {
 			return
 		}
@@ -127,6 +136,7 @@ func FuzzCoerce(f *testing.F) {
 func FuzzValidate(f *testing.F) {
 	for _, s := range fuzzSchemas(f) {
 		f.Add(s, `{"title":"x","a":1}`)
+		f.Add(s, `{"title":null,"a":[1,"2",{"b":null}],"child":{"child":{}}}`)
 	}
 	f.Fuzz(func(t *testing.T, s, args string) {
 		v, err := schema.Compile(json.RawMessage(s))
@@ -139,6 +149,9 @@ func FuzzValidate(f *testing.F) {
 			t.Fatalf("Validate error %v is not a non-empty *ValidationError", err)
 		}
 		_, _, _ = v.CoerceAndValidate(json.RawMessage(args))
+		if d := oracleAgrees(t, s, args); d != "" {
+			t.Fatal(d)
+		}
 	})
 }
 

@@ -56,6 +56,9 @@ func checkStrict(raw json.RawMessage) []string {
 	var props, strTotal, enumTotal, maxDepth int
 	var walk func(n any, path string, depth int)
 	walk = func(n any, path string, depth int) {
+		// Nesting is counted in schema-in-schema steps: a property, an array's items, an
+		// anyOf branch.
+		maxDepth = max(maxDepth, depth)
 		m, ok := n.(map[string]any)
 		if !ok {
 			add(path, "schema is %T, want an object", n)
@@ -119,8 +122,6 @@ func checkStrict(raw json.RawMessage) []string {
 			strTotal += utf8.RuneCountInString(s)
 		}
 		if slices.Contains(ts, "object") || m["properties"] != nil {
-			depth++
-			maxDepth = max(maxDepth, depth)
 			if m["additionalProperties"] != false {
 				add(path, "object without additionalProperties:false")
 			}
@@ -145,7 +146,7 @@ func checkStrict(raw json.RawMessage) []string {
 				add(path, "required %v is not every property %v", req, names)
 			}
 			for _, k := range names {
-				walk(ps[k], path+"/properties/"+k, depth)
+				walk(ps[k], path+"/properties/"+k, depth+1)
 			}
 		} else if ap, ok := m["additionalProperties"]; ok && ap != false {
 			add(path, "additionalProperties on a non-object")
@@ -155,11 +156,11 @@ func checkStrict(raw json.RawMessage) []string {
 			if !ok {
 				add(path, "array without items")
 			} else {
-				walk(items, path+"/items", depth)
+				walk(items, path+"/items", depth+1)
 			}
 		}
 		for i, b := range asSlice(m["anyOf"]) {
-			walk(b, fmt.Sprintf("%s/anyOf/%d", path, i), depth)
+			walk(b, fmt.Sprintf("%s/anyOf/%d", path, i), depth+1)
 		}
 	}
 	walk(root, "", 0)
@@ -173,7 +174,7 @@ func checkStrict(raw json.RawMessage) []string {
 		add("/", "%d properties", props)
 	}
 	if maxDepth > 10 {
-		add("/", "objects nested %d deep", maxDepth)
+		add("/", "nested %d levels deep", maxDepth)
 	}
 	if strTotal > 120000 {
 		add("/", "string total %d", strTotal)

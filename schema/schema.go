@@ -65,8 +65,9 @@ type Schema struct {
 	Extra map[string]json.RawMessage
 }
 
-// Limits bound what the package accepts from untrusted schemas. Zero fields take the
-// defaults; a negative field means no limit. A Limits is a plain value, safe to share.
+// Limits bound what the package accepts from untrusted input: parameter schemas, and the
+// arguments a model writes against them. Zero fields take the defaults; a negative field
+// means no limit. A Limits is a plain value, safe to share.
 type Limits struct {
 	// MaxBytes is the largest schema document accepted. Optional. Defaults to 1 MiB.
 	MaxBytes int
@@ -76,6 +77,13 @@ type Limits struct {
 	MaxNodes int
 	// MaxEnum is the largest number of values in one enum. Optional. Defaults to 2,000.
 	MaxEnum int
+	// MaxArgBytes is the largest argument document a [Validator] checks; larger ones fail
+	// with [ErrTooLarge] before they are decoded. Optional. Defaults to 4 MiB.
+	MaxArgBytes int
+	// MaxArgDepth is the deepest nesting of arrays and objects in arguments a [Validator]
+	// checks; deeper ones fail with [ErrTooDeep] before they are decoded. Optional. Defaults
+	// to 64.
+	MaxArgDepth int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -89,10 +97,12 @@ func (l Limits) withDefaults() Limits {
 		return v
 	}
 	return Limits{
-		MaxBytes: def(l.MaxBytes, 1<<20),
-		MaxDepth: def(l.MaxDepth, 32),
-		MaxNodes: def(l.MaxNodes, 20000),
-		MaxEnum:  def(l.MaxEnum, 2000),
+		MaxBytes:    def(l.MaxBytes, 1<<20),
+		MaxDepth:    def(l.MaxDepth, 32),
+		MaxNodes:    def(l.MaxNodes, 20000),
+		MaxEnum:     def(l.MaxEnum, 2000),
+		MaxArgBytes: def(l.MaxArgBytes, 4<<20),
+		MaxArgDepth: def(l.MaxArgDepth, 64),
 	}
 }
 
@@ -136,22 +146,16 @@ func ParseWith(data json.RawMessage, lim Limits) (*Schema, error) {
 	return s, nil
 }
 
+// jsonKind names the JSON type of a decoded value with its article ("an object").
 func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number, float64:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
+	switch t := typeName(v); t {
+	case "null", "unknown":
+		return t
+	case "array", "object":
+		return "an " + t
+	default:
+		return "a " + t
 	}
-	return "unknown"
 }
 
 type parser struct {

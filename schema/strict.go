@@ -10,10 +10,18 @@ import (
 
 // OpenAI strict-mode limits, from the Structured Outputs "supported schemas" documentation.
 const (
-	strictMaxProperties   = 5000
-	strictMaxObjectDepth  = 10
-	strictMaxStringTotal  = 120000
-	strictMaxEnumTotal    = 1000
+	// strictMaxProperties: object properties in the whole schema.
+	strictMaxProperties = 5000
+	// strictMaxNesting: levels of nesting, counted as schema-in-schema steps (a property,
+	// an array's items, an anyOf branch) along the deepest path, $defs followed.
+	strictMaxNesting = 10
+	// strictMaxStringTotal: characters of property names, definition names, enum values and
+	// const values, in total.
+	strictMaxStringTotal = 120000
+	// strictMaxEnumTotal: enum values in the whole schema.
+	strictMaxEnumTotal = 1000
+	// strictLargeEnum and strictLargeEnumString: one enum of more than strictLargeEnum
+	// string values may total at most strictLargeEnumString characters.
 	strictLargeEnum       = 250
 	strictLargeEnumString = 15000
 )
@@ -284,22 +292,21 @@ func strictNullable(c *Schema) *Schema {
 	return &Schema{AnyOf: []*Schema{c, {Type: []string{"null"}}}}
 }
 
-// checkStrictLimits applies strict mode's size limits to a strict schema.
+// checkStrictLimits applies strict mode's size limits to a strict schema, returning which
+// one it breaks, or "".
 func checkStrictLimits(root *Schema) string {
-	var props, strTotal, enumTotal, maxDepth int
+	var props, strTotal, enumTotal int
 	var reason string
-	var walk func(s *Schema, depth int)
-	walk = func(s *Schema, depth int) {
-		if reason != "" || s == nil {
+	seen := make(map[*Schema]bool)
+	var walk func(s *Schema)
+	walk = func(s *Schema) {
+		if reason != "" || s == nil || seen[s] {
 			return
 		}
-		if s.Properties != nil {
-			depth++
-			maxDepth = max(maxDepth, depth)
-			props += len(s.Properties)
-			for k := range s.Properties {
-				strTotal += utf8.RuneCountInString(k)
-			}
+		seen[s] = true
+		props += len(s.Properties)
+		for k := range s.Properties {
+			strTotal += utf8.RuneCountInString(k)
 		}
 		for k := range s.Defs {
 			strTotal += utf8.RuneCountInString(k)
@@ -320,28 +327,74 @@ func checkStrictLimits(root *Schema) string {
 		}
 		strTotal += enumStr
 		if len(s.Enum) > strictLargeEnum && enumStr > strictLargeEnumString {
-			reason = fmt.Sprintf("enum of %d values totals %d characters, over strict mode's %d", len(s.Enum), enumStr, strictLargeEnumString)
+			reason = fmt.Sprintf("enum of %d values totals %d characters, over strict mode's %d for enums of more than %d values", len(s.Enum), enumStr, strictLargeEnumString, strictLargeEnum)
 			return
 		}
 		s.each("", func(c *Schema, _ string) bool {
-			walk(c, depth)
+			walk(c)
 			return reason == ""
 		})
 	}
-	walk(root, 0)
+	walk(root)
 	switch {
 	case reason != "":
 		return reason
 	case props > strictMaxProperties:
-		return fmt.Sprintf("%d properties, over strict mode's %d", props, strictMaxProperties)
-	case maxDepth > strictMaxObjectDepth:
-		return fmt.Sprintf("objects nested %d deep, over strict mode's %d", maxDepth, strictMaxObjectDepth)
-	case strTotal > strictMaxStringTotal:
-		return fmt.Sprintf("names and enum values total %d characters, over strict mode's %d", strTotal, strictMaxStringTotal)
+		return fmt.Sprintf("%d object properties, over strict mode's %d", props, strictMaxProperties)
 	case enumTotal > strictMaxEnumTotal:
 		return fmt.Sprintf("%d enum values, over strict mode's %d", enumTotal, strictMaxEnumTotal)
+	case strTotal > strictMaxStringTotal:
+		return fmt.Sprintf("property names, definition names, enum and const values total %d characters, over strict mode's %d", strTotal, strictMaxStringTotal)
+	}
+	if d := (&nesting{root: root, memo: map[*Schema]int{}, open: map[*Schema]bool{}}).height(root); d > strictMaxNesting {
+		return fmt.Sprintf("nested %d levels deep, over strict mode's %d", d, strictMaxNesting)
 	}
 	return ""
+}
+
+// nesting measures how deeply schemas nest: the most schema-in-schema steps (property,
+// items, additionalProperties, anyOf branch) on a path from a node down, following
+// references into $defs. A reference back into a definition being measured (recursion,
+// which strict mode allows) adds nothing.
+type nesting struct {
+	root *Schema
+	memo map[*Schema]int
+	open map[*Schema]bool
+}
+
+func (n *nesting) height(s *Schema) int {
+	if s.Ref != "" {
+		t, err := resolveRef(n.root, s.Ref)
+		if err != nil || n.open[t] {
+			return 0
+		}
+		if h, ok := n.memo[t]; ok {
+			return h
+		}
+		n.open[t] = true
+		h := n.height(t)
+		delete(n.open, t)
+		n.memo[t] = h
+		return h
+	}
+	h := 0
+	step := func(c *Schema) {
+		if c != nil {
+			h = max(h, 1+n.height(c))
+		}
+	}
+	for _, k := range sortedKeys(s.Properties) {
+		step(s.Properties[k])
+	}
+	step(s.Items)
+	step(s.AdditionalProperties)
+	for _, c := range s.PrefixItems {
+		step(c)
+	}
+	for _, c := range s.AnyOf {
+		step(c)
+	}
+	return h
 }
 
 func isFalseSchema(s *Schema) bool { return s != nil && s.Bool != nil && !*s.Bool }

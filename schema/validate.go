@@ -1,154 +1,286 @@
 package schema
 
 import (
-	"bytes"
 	"container/list"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // maxFailures caps how many failing paths a ValidationError lists: past that, the model has
 // enough to fix and the rest is noise.
 const maxFailures = 20
 
-// schemaURL is the in-memory name the schema is compiled under. Nothing is ever loaded from
-// it.
-const schemaURL = "mem://toolhint/parameters.json"
+// Mode chooses how strictly a [Validator] checks arguments. The zero value is [Lenient].
+type Mode int
 
-// Validator checks model-written arguments against one parameter schema. Build one with
-// [Compile] or a [Compiler]. A Validator is immutable and safe for concurrent use.
+const (
+	// Lenient checks the normalised schema ([Relax]): the type, enum and constraints of
+	// every value present and the required properties the normaliser kept, and accepts null
+	// for every optional property. It is what Composio's own server accepts, and the
+	// default.
+	Lenient Mode = iota
+	// Strict checks the schema as declared (after any [Override]): every property in a
+	// required list must be present, and null only where the schema allows it.
+	Strict
+	// Off checks only the argument limits ([Limits].MaxArgBytes and MaxArgDepth) and that
+	// the arguments are JSON.
+	Off
+)
+
+// String returns "lenient", "strict" or "off".
+func (m Mode) String() string {
+	switch m {
+	case Lenient:
+		return "lenient"
+	case Strict:
+		return "strict"
+	case Off:
+		return "off"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// CompileOptions tune [CompileWith] and [Compiler.CompileWith]. The zero value is the
+// behaviour of [Compile]. It is only read, so one value may be shared by concurrent calls.
+type CompileOptions struct {
+	// Mode is the validation mode. Optional. Defaults to Lenient.
+	Mode Mode
+	// Slug is the action the schema belongs to, used to find its entry in Overrides.
+	// Optional.
+	Slug string
+	// Overrides are the host's changes to action schemas; the entry for Slug, if any, is
+	// applied before the schema is parsed. Optional.
+	Overrides Overrides
+}
+
+// Validator checks model-written arguments against one parameter schema, in one [Mode].
+// Build one with [Compile], [CompileWith] or a [Compiler]. A Validator is immutable and safe
+// for concurrent use.
+//
+// Checking costs time linear in the size of the arguments, whatever the schema: values are
+// checked once against each schema node, a shared ($ref) node's result being memoised per
+// value. Arguments over [Limits].MaxArgBytes or nested deeper than MaxArgDepth are refused
+// before they are decoded.
 type Validator struct {
-	compiled *jsonschema.Schema
-	tree     *Schema
-	digest   [32]byte
+	tree     *Schema // the schema checked against: declared (Strict) or normalised
+	declared *Schema
+	relaxed  []Relaxation
+	mode     Mode
+	prog     *program
+	lim      Limits
+	key      cacheKey
 }
 
-// Compile parses, normalises and compiles a parameter schema with the default [Limits]. The
-// schema is compiled from memory: a $ref that leaves the document (remote, file or unknown)
-// fails with [ErrRefRefused], and nothing is ever fetched. Compile does not cache; a host
-// that compiles the same schemas again and again uses a [Compiler], which caches by digest.
+// Compile parses, normalises and compiles a parameter schema into a [Lenient] validator with
+// the default [Limits]. Empty parameters mean no parameters. The schema is compiled from
+// memory: a $ref that leaves the document (remote, file or unknown) fails with
+// [ErrRefRefused], and nothing is ever fetched. A schema that breaks the JSON Schema 2020-12
+// meta-schema (minLength: -1, a pattern that does not compile, …) fails with
+// [ErrInvalidSchema]; [Convert] refuses exactly the same schemas. Compile does not cache; a
+// host that compiles the same schemas again and again uses a [Compiler], which does.
 func Compile(parameters json.RawMessage) (*Validator, error) {
-	return compile(parameters, Limits{})
+	return compile(parameters, CompileOptions{}, Limits{})
 }
 
-func compile(parameters json.RawMessage, lim Limits) (*Validator, error) {
-	tree, err := ParseWith(parameters, lim)
+// CompileWith is [Compile] with options: a validation mode and the host's overrides.
+func CompileWith(parameters json.RawMessage, opts CompileOptions) (*Validator, error) {
+	return compile(parameters, opts, Limits{})
+}
+
+func compile(parameters json.RawMessage, opts CompileOptions, lim Limits) (*Validator, error) {
+	params, err := opts.Overrides.Apply(opts.Slug, parameters)
 	if err != nil {
 		return nil, fmt.Errorf("schema: compile: %w", err)
 	}
-	return compileTree(tree, sha256.Sum256(parameters))
-}
-
-func compileTree(tree *Schema, digest [32]byte) (*Validator, error) {
-	norm := appendSchema(nil, tree)
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("schema: loading %q: %w", truncate(u, 80), ErrRefRefused)
+	if len(params) == 0 {
+		params = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	if err := c.AddResource(schemaURL, bytes.NewReader(norm)); err != nil {
-		return nil, fmt.Errorf("schema: compile: %w: %s", ErrInvalidSchema, err.Error())
-	}
-	compiled, err := c.Compile(schemaURL)
+	declared, err := ParseWith(params, lim)
 	if err != nil {
-		if errors.Is(err, ErrRefRefused) {
-			return nil, fmt.Errorf("schema: compile: %w", err)
-		}
-		return nil, fmt.Errorf("schema: compile: %w: %s", ErrInvalidSchema, strings.ReplaceAll(err.Error(), "jsonschema "+schemaURL+" ", ""))
+		return nil, fmt.Errorf("schema: compile: %w", err)
 	}
-	return &Validator{compiled: compiled, tree: tree, digest: digest}, nil
+	v := &Validator{tree: declared, declared: declared, mode: opts.Mode, lim: lim.withDefaults()}
+	if opts.Mode != Strict {
+		v.tree, v.relaxed = Relax(declared)
+	}
+	if v.prog, err = compileProgram(v.tree, lim); err != nil {
+		return nil, fmt.Errorf("schema: compile: %w", err)
+	}
+	return v, nil
 }
 
-// Schema returns the parsed, normalised schema the validator checks against. The tree is
-// shared: do not modify it.
+// Schema returns the schema the validator checks against, which [Validator.Coerce] also
+// reads: the declared one in [Strict] mode, the normalised one ([Relax]) otherwise. The tree
+// is shared: do not modify it.
 func (v *Validator) Schema() *Schema { return v.tree }
+
+// Declared returns the schema as declared, after any [Override] but before normalisation.
+// The tree is shared: do not modify it.
+func (v *Validator) Declared() *Schema { return v.declared }
+
+// Mode returns the validation mode.
+func (v *Validator) Mode() Mode { return v.mode }
+
+// Relaxations lists the required properties the normaliser made optional; nil in [Strict]
+// mode. The slice is shared: do not modify it.
+func (v *Validator) Relaxations() []Relaxation { return v.relaxed }
 
 // Validate checks arguments (a JSON object written by the model) against the schema. It
 // returns nil, or a *ValidationError (wrapping [ErrInvalidArguments]) listing each failing
-// path with a one-line reason; arguments that are not JSON are one failure at the root.
+// path with a one-line reason; arguments that are not JSON are one failure at the root, and
+// arguments over the limits one failure that also wraps [ErrTooLarge] or [ErrTooDeep].
 // Validate does not coerce; see [Validator.Coerce] and [Validator.CoerceAndValidate].
 func (v *Validator) Validate(args json.RawMessage) error {
+	if err := v.CheckLimits(args); err != nil {
+		return err
+	}
 	val, err := decodeJSON(args)
 	if err != nil {
 		return &ValidationError{Failures: []Failure{{Reason: "arguments are not valid JSON: " + err.Error()}}}
 	}
-	return v.validateValue(val)
+	return v.run(val)
 }
 
+// CheckLimits reports whether arguments are within [Limits].MaxArgBytes and MaxArgDepth,
+// without decoding them: nil, or a *ValidationError wrapping [ErrInvalidArguments] and
+// [ErrTooLarge] or [ErrTooDeep]. [Validator.Validate] runs it first; a caller that does its
+// own work on arguments before validating (coercion, logging) runs it before that work.
+func (v *Validator) CheckLimits(args json.RawMessage) error {
+	if len(args) > v.lim.MaxArgBytes {
+		return tooLarge(len(args), v.lim.MaxArgBytes)
+	}
+	if jsonDepth(args, v.lim.MaxArgDepth) > v.lim.MaxArgDepth {
+		return tooDeep(v.lim.MaxArgDepth)
+	}
+	return nil
+}
+
+func tooLarge(n, max int) error {
+	return &ValidationError{Failures: []Failure{{Reason: fmt.Sprintf("arguments too large: %d bytes, over the limit of %d; send less", n, max)}}, limit: ErrTooLarge}
+}
+
+func tooDeep(max int) error {
+	return &ValidationError{Failures: []Failure{{Reason: fmt.Sprintf("arguments too deep: arrays and objects nested more than %d levels; flatten them", max)}}, limit: ErrTooDeep}
+}
+
+// jsonDepth returns the deepest nesting of arrays and objects in a JSON text, or stop+1 as
+// soon as it passes stop. Text that is not JSON gets some answer; the decoder reports it.
+func jsonDepth(data []byte, stop int) int {
+	depth, deepest := 0, 0
+	inString := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > deepest {
+				deepest = depth
+				if deepest > stop {
+					return deepest
+				}
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// validateValue checks decoded arguments, first against the limits.
 func (v *Validator) validateValue(val any) error {
-	err := v.compiled.Validate(val)
-	if err == nil {
+	if err := v.checkValueLimits(val); err != nil {
+		return err
+	}
+	return v.run(val)
+}
+
+// checkValueLimits applies the argument limits to a decoded value, estimating its encoded
+// size.
+func (v *Validator) checkValueLimits(val any) error {
+	size := 0
+	var walk func(x any, depth int) error
+	walk = func(x any, depth int) error {
+		switch t := x.(type) {
+		case map[string]any:
+			if depth >= v.lim.MaxArgDepth {
+				return tooDeep(v.lim.MaxArgDepth)
+			}
+			size += 2
+			for k, e := range t {
+				size += len(k) + 4
+				if err := walk(e, depth+1); err != nil {
+					return err
+				}
+			}
+		case []any:
+			if depth >= v.lim.MaxArgDepth {
+				return tooDeep(v.lim.MaxArgDepth)
+			}
+			size += 2
+			for _, e := range t {
+				size++
+				if err := walk(e, depth+1); err != nil {
+					return err
+				}
+			}
+		case string:
+			size += len(t) + 2
+		case json.Number:
+			size += len(t)
+		default:
+			size += 5
+		}
+		if size > v.lim.MaxArgBytes {
+			return tooLarge(size, v.lim.MaxArgBytes)
+		}
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return &ValidationError{Failures: []Failure{{Reason: err.Error()}}}
+	return walk(val, 0)
+}
+
+// run checks a decoded value in the validator's mode.
+func (v *Validator) run(val any) error {
+	if v.mode == Off {
+		return nil
 	}
-	var fails []Failure
-	collectFailures(ve, &fails)
+	c := checker{lenient: v.mode == Lenient, limit: maxCheckSteps}
+	if c.check(v.prog.root, val, nil) {
+		return nil
+	}
+	if c.stopped {
+		return &ValidationError{Failures: []Failure{{Reason: fmt.Sprintf("arguments too complex: checking them against this schema takes more than %d steps", maxCheckSteps)}}}
+	}
+	e := checker{lenient: c.lenient, collect: true, memo: c.memo, limit: maxExplainSteps}
+	e.check(v.prog.root, val, nil)
+	fails := e.fails
 	slices.SortStableFunc(fails, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
 	fails = slices.Compact(fails)
 	if len(fails) > maxFailures {
 		n := len(fails) - maxFailures
 		fails = append(fails[:maxFailures], Failure{Path: "", Reason: fmt.Sprintf("and %d more problems", n)})
 	}
+	if e.stopped {
+		fails = append(fails, Failure{Reason: "and more problems not listed"})
+	}
 	if len(fails) == 0 {
-		fails = []Failure{{Reason: ve.Message}}
+		fails = []Failure{{Reason: "arguments do not match the schema"}}
 	}
 	return &ValidationError{Failures: fails}
-}
-
-// collectFailures flattens the validator's error tree into one failure per leaf, folding the
-// branches of a failed anyOf/oneOf into a single line.
-func collectFailures(ve *jsonschema.ValidationError, out *[]Failure) {
-	kw := ve.KeywordLocation
-	if strings.HasSuffix(kw, "/anyOf") || strings.HasSuffix(kw, "/oneOf") {
-		var reasons []string
-		for _, c := range ve.Causes {
-			var sub []Failure
-			collectFailures(c, &sub)
-			for _, f := range sub {
-				r := f.Reason
-				if f.Path != ve.InstanceLocation {
-					r = strings.TrimPrefix(f.Path, ve.InstanceLocation) + ": " + r
-				}
-				if !slices.Contains(reasons, r) {
-					reasons = append(reasons, r)
-				}
-			}
-		}
-		*out = append(*out, Failure{Path: ve.InstanceLocation, Reason: "matches none of the allowed forms (" + truncate(strings.Join(reasons, "; or "), 300) + ")"})
-		return
-	}
-	if len(ve.Causes) == 0 {
-		*out = append(*out, Failure{Path: ve.InstanceLocation, Reason: reason(ve.Message)})
-		return
-	}
-	for _, c := range ve.Causes {
-		collectFailures(c, out)
-	}
-}
-
-// reason rewrites the validator's messages into ones a model can act on, on one short line.
-func reason(msg string) string {
-	msg = truncate(strings.Join(strings.Fields(msg), " "), 300)
-	switch {
-	case strings.HasPrefix(msg, "missing properties: "):
-		return "missing required " + strings.TrimPrefix(msg, "missing ") + "; add them"
-	case strings.HasPrefix(msg, "additionalProperties "):
-		return "unknown " + strings.TrimPrefix(strings.TrimSuffix(msg, " not allowed"), "additionalProperties ") + "; remove it or use a declared property"
-	case strings.HasPrefix(msg, "expected "):
-		return "wrong type: " + msg
-	}
-	return msg
 }
 
 // CompilerConfig configures a [Compiler]. The zero value is ready to use. It is a plain
@@ -156,18 +288,26 @@ func reason(msg string) string {
 type CompilerConfig struct {
 	// MaxEntries bounds the number of validators kept. Optional. Defaults to 4096.
 	MaxEntries int
-	// Limits bound the schemas accepted. Optional. Defaults to the zero Limits' defaults.
+	// Limits bound the schemas and arguments accepted. Optional. Defaults to the zero
+	// Limits' defaults.
 	Limits Limits
 }
 
+// cacheKey names a compiled validator: the schema bytes, the mode and the override applied.
+type cacheKey struct {
+	params   [32]byte
+	mode     Mode
+	override [32]byte
+}
+
 // Compiler compiles parameter schemas into validators and keeps the most recently used ones,
-// keyed by the SHA-256 of the schema bytes, so compiling the same schema again is a map
-// lookup. A Compiler is safe for concurrent use.
+// keyed by the SHA-256 of the schema bytes, the mode and the override applied, so compiling
+// the same schema again is a map lookup. A Compiler is safe for concurrent use.
 type Compiler struct {
 	cfg   CompilerConfig
 	mu    sync.Mutex
 	order *list.List // of *Validator, most recently used first
-	byKey map[[32]byte]*list.Element
+	byKey map[cacheKey]*list.Element
 }
 
 // NewCompiler returns a Compiler with the given configuration.
@@ -175,13 +315,27 @@ func NewCompiler(cfg CompilerConfig) *Compiler {
 	if cfg.MaxEntries <= 0 {
 		cfg.MaxEntries = 4096
 	}
-	return &Compiler{cfg: cfg, order: list.New(), byKey: make(map[[32]byte]*list.Element)}
+	return &Compiler{cfg: cfg, order: list.New(), byKey: make(map[cacheKey]*list.Element)}
 }
 
-// Compile returns the validator for parameters, from the cache when the same bytes were
-// compiled before. Errors are those of the package-level [Compile] and are not cached.
+// Compile returns the [Lenient] validator for parameters, from the cache when the same bytes
+// were compiled before. Errors are those of the package-level [Compile] and are not cached.
 func (c *Compiler) Compile(parameters json.RawMessage) (*Validator, error) {
-	key := sha256.Sum256(parameters)
+	return c.CompileWith(parameters, CompileOptions{})
+}
+
+// CompileWith is [Compiler.Compile] with options. An executor calls it on every tool call
+// with the action's schema, the call's mode and the host's overrides: after the first call
+// it costs a hash of the schema bytes and a map lookup.
+func (c *Compiler) CompileWith(parameters json.RawMessage, opts CompileOptions) (*Validator, error) {
+	key := cacheKey{params: sha256.Sum256(parameters), mode: opts.Mode}
+	if ov, ok := opts.Overrides[opts.Slug]; ok && !ov.IsZero() {
+		h := sha256.New()
+		fmt.Fprintf(h, "%d:", len(ov.Replace))
+		h.Write(ov.Replace)
+		h.Write(ov.Patch)
+		copy(key.override[:], h.Sum(nil))
+	}
 	c.mu.Lock()
 	if e, ok := c.byKey[key]; ok {
 		c.order.MoveToFront(e)
@@ -190,10 +344,11 @@ func (c *Compiler) Compile(parameters json.RawMessage) (*Validator, error) {
 		return v, nil
 	}
 	c.mu.Unlock()
-	v, err := compile(parameters, c.cfg.Limits)
+	v, err := compile(parameters, opts, c.cfg.Limits)
 	if err != nil {
 		return nil, err
 	}
+	v.key = key
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.byKey[key]; ok { // compiled concurrently; keep the first
@@ -203,7 +358,7 @@ func (c *Compiler) Compile(parameters json.RawMessage) (*Validator, error) {
 	c.byKey[key] = c.order.PushFront(v)
 	for c.order.Len() > c.cfg.MaxEntries {
 		last := c.order.Back()
-		delete(c.byKey, last.Value.(*Validator).digest)
+		delete(c.byKey, last.Value.(*Validator).key)
 		c.order.Remove(last)
 	}
 	return v, nil

@@ -244,15 +244,15 @@ func TestCoerceGeminiShapedArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What a Gemini model writes from the declaration: the number enum as its text, the
-	// null-only property left out.
+	// null-only property left out (the normaliser made it optional, so it stays out).
 	got, kinds, err := v.CoerceAndValidate(json.RawMessage(`{"image_id":"img_1","angle":"270"}`))
 	if err != nil {
 		t.Fatalf("CoerceAndValidate: %v", err)
 	}
-	if diff := cmp.Diff(`{"angle":270,"flip":false,"image_id":"img_1","legacy_mode":null}`, string(got)); diff != "" {
+	if diff := cmp.Diff(`{"angle":270,"flip":false,"image_id":"img_1"}`, string(got)); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
-	want := []schema.Coercion{{Path: "/angle", Kind: schema.CoerceNumber}, {Path: "/flip", Kind: schema.CoerceDefault}, {Path: "/legacy_mode", Kind: schema.CoerceFillNull}}
+	want := []schema.Coercion{{Path: "/angle", Kind: schema.CoerceNumber}, {Path: "/flip", Kind: schema.CoerceDefault}}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("coercions (-want +got):\n%s", diff)
 	}
