@@ -32,14 +32,18 @@ func word(prefix string, n int) string {
 	}
 }
 
-// synthActions returns a snapshot of n one-action apps; salt makes the descriptions and
-// parameter descriptions words of their own, different from any other salt's.
+// synthActions returns a snapshot of n one-action apps; salt gives every description six
+// words of its own, different from any other row's and any other salt's.
 func synthActions(n int, salt string) string {
 	var b strings.Builder
 	for i := range n {
-		w1, w2 := word("zq"+salt, i), word("xv"+salt, i)
-		fmt.Fprintf(&b, `{"app":"SYN_%06d","action":"SYN_%06d_SEND_MESSAGE","display_name":"Send message","description":"Sends a %s message to a %s channel.","parameters":{"type":"object","properties":{"channel":{"type":"string","description":"The %s channel."},"text":{"type":"string","description":"Message text."}},"required":["channel"]},"tags":["important"],"no_auth":false,"display_name_derived":false}`+"\n",
-			i, i, w1, w2, w1)
+		w := make([]any, 6)
+		for j := range w {
+			w[j] = word(string(rune('k'+j))+"q"+salt, i)
+		}
+		desc := fmt.Sprintf("Sends a %s message to a %s channel about %s, %s, %s and %s.", w...)
+		fmt.Fprintf(&b, `{"app":"SYN_%06d","action":"SYN_%06d_SEND_MESSAGE","display_name":"Send message","description":%q,"parameters":{"type":"object","properties":{"channel":{"type":"string","description":"The %s channel."},"text":{"type":"string","description":"Message text."}},"required":["channel"]},"tags":["important"],"no_auth":false,"display_name_derived":false}`+"\n",
+			i, i, desc, w[0])
 	}
 	return b.String()
 }
@@ -98,7 +102,7 @@ const mb = 1 << 20
 // TestReimportHeapBounded re-imports a catalogue 20 times, each time with fresh words in
 // every description: the heap must not grow with the words of replaced versions.
 func TestReimportHeapBounded(t *testing.T) {
-	const n, rounds = 3000, 20
+	const n, rounds = 1500, 20
 	ctx := context.Background()
 	st := cache.NewMemory()
 	if _, err := cache.ImportJSONL(ctx, st, strings.NewReader(synthActions(n, "base"))); err != nil {

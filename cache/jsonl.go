@@ -120,6 +120,7 @@ type lineChunk[T any] struct {
 // costs at most one line past the deadline. Every goroutine has finished when it returns.
 func decodeChunks[T any](ctx context.Context, r io.Reader, decode func(line []byte) (T, error), emit func(vals []T, nums []int) error) error {
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
+	done := ctx.Done()
 	jobs := make(chan *lineChunk[T], workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -127,16 +128,21 @@ func decodeChunks[T any](ctx context.Context, r io.Reader, decode func(line []by
 		go func() {
 			defer wg.Done()
 			for c := range jobs {
-				if ctx.Err() == nil {
-					c.out = make([]T, 0, len(c.lines))
-					for i, l := range c.lines {
-						v, err := decode(l)
-						if err != nil {
-							c.err = &LineError{Line: c.nums[i], Err: err}
-							break
-						}
-						c.out = append(c.out, v)
+				c.out = make([]T, 0, len(c.lines))
+			lines:
+				for i, l := range c.lines {
+					select {
+					case <-done:
+						c.err = ctx.Err()
+						break lines
+					default:
 					}
+					v, err := decode(l)
+					if err != nil {
+						c.err = &LineError{Line: c.nums[i], Err: err}
+						break
+					}
+					c.out = append(c.out, v)
 				}
 				c.lines = nil
 				close(c.done)
@@ -179,7 +185,6 @@ func decodeChunks[T any](ctx context.Context, r io.Reader, decode func(line []by
 		return nil
 	}
 
-	done := ctx.Done()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineLen)
 	n := 0

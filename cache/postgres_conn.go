@@ -179,7 +179,8 @@ func (c *pgConnector) Driver() driver.Driver { return c.pq.Driver() }
 
 // pgConn is a lib/pq connection whose calls end when their context does: a watcher closes
 // the socket, the call fails at once, and the connection reports itself bad so that
-// database/sql discards it. It is used by one goroutine at a time, as database/sql uses a
+// database/sql discards it. lib/pq itself is handed context.Background(), which never
+// ends, so that it never starts a cancel request of its own. It is used by one goroutine at a time, as database/sql uses a
 // driver connection; only the watchers run beside it.
 type pgConn struct {
 	inner  driver.Conn
@@ -225,12 +226,8 @@ func (c *pgConn) watch(ctx context.Context) (stop func() bool, err error) {
 	return context.AfterFunc(ctx, c.kill), nil
 }
 
-// pgBg is the context lib/pq is given: one that never ends, so that it never starts its
-// own cancel request (the store's watcher has closed the socket instead).
-var pgBg = context.Background()
-
 func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
-	return c.PrepareContext(pgBg, query)
+	return c.PrepareContext(context.Background(), query)
 }
 
 func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
@@ -238,7 +235,7 @@ func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt,
 	if err != nil {
 		return nil, err
 	}
-	st, err := c.inner.(driver.ConnPrepareContext).PrepareContext(pgBg, query)
+	st, err := c.inner.(driver.ConnPrepareContext).PrepareContext(context.Background(), query)
 	if !stop() {
 		if st != nil {
 			_ = st.Close()
@@ -254,7 +251,7 @@ func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt,
 func (c *pgConn) Close() error { return c.inner.Close() }
 
 func (c *pgConn) Begin() (driver.Tx, error) {
-	return c.BeginTx(pgBg, driver.TxOptions{})
+	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 
 func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
@@ -262,7 +259,7 @@ func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 	if err != nil {
 		return nil, err
 	}
-	tx, err := c.inner.(driver.ConnBeginTx).BeginTx(pgBg, opts)
+	tx, err := c.inner.(driver.ConnBeginTx).BeginTx(context.Background(), opts)
 	if !stop() {
 		return nil, ctx.Err()
 	}
@@ -277,7 +274,7 @@ func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.N
 	if err != nil {
 		return nil, err
 	}
-	rows, err := c.inner.(driver.QueryerContext).QueryContext(pgBg, query, args)
+	rows, err := c.inner.(driver.QueryerContext).QueryContext(context.Background(), query, args)
 	if err != nil {
 		if !stop() {
 			return nil, ctx.Err()
@@ -292,7 +289,7 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.inner.(driver.ExecerContext).ExecContext(pgBg, query, args)
+	res, err := c.inner.(driver.ExecerContext).ExecContext(context.Background(), query, args)
 	if !stop() {
 		return nil, ctx.Err()
 	}
@@ -304,7 +301,7 @@ func (c *pgConn) Ping(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = c.inner.(driver.Pinger).Ping(pgBg)
+	err = c.inner.(driver.Pinger).Ping(context.Background())
 	if !stop() {
 		return ctx.Err()
 	}
@@ -376,11 +373,11 @@ func (s *pgStmt) Close() error  { return s.inner.Close() }
 func (s *pgStmt) NumInput() int { return s.inner.NumInput() }
 
 func (s *pgStmt) Exec(args []driver.Value) (driver.Result, error) {
-	return s.ExecContext(pgBg, pgNamed(args))
+	return s.ExecContext(context.Background(), pgNamed(args))
 }
 
 func (s *pgStmt) Query(args []driver.Value) (driver.Rows, error) {
-	return s.QueryContext(pgBg, pgNamed(args))
+	return s.QueryContext(context.Background(), pgNamed(args))
 }
 
 func (s *pgStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
@@ -390,7 +387,7 @@ func (s *pgStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (dri
 	}
 	var res driver.Result
 	if ec, ok := s.inner.(driver.StmtExecContext); ok {
-		res, err = ec.ExecContext(pgBg, args)
+		res, err = ec.ExecContext(context.Background(), args)
 	} else {
 		//lint:ignore SA1019 lib/pq's COPY statement has only Exec
 		res, err = s.inner.Exec(pgValues(args))
@@ -408,7 +405,7 @@ func (s *pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (dr
 	}
 	var rows driver.Rows
 	if qc, ok := s.inner.(driver.StmtQueryContext); ok {
-		rows, err = qc.QueryContext(pgBg, args)
+		rows, err = qc.QueryContext(context.Background(), args)
 	} else {
 		//lint:ignore SA1019 as Exec above
 		rows, err = s.inner.Query(pgValues(args))
