@@ -344,8 +344,10 @@ func importBatches(ctx context.Context, st Store, op, list string, produce func(
 //
 // Into the package's own stores the snapshot is streamed in bounded chunks: PostgreSQL
 // writes them in one transaction as they are read, so the process holds only a few chunks
-// at a time; the memory store holds the rows it keeps and the chunk being read. Another
-// Store gets the whole snapshot in one Apply. ctx is checked before every line is read.
+// at a time (the transaction holds the catalogue write lock meanwhile, so a slow reader
+// delays other writers, not readers); the memory store holds the rows it keeps and the
+// chunk being read. Another Store gets the whole snapshot in one Apply. ctx is checked
+// before every line is read.
 func ImportJSONL(ctx context.Context, st Store, r io.Reader) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
