@@ -102,7 +102,7 @@ const mb = 1 << 20
 // TestReimportHeapBounded re-imports a catalogue 20 times, each time with fresh words in
 // every description: the heap must not grow with the words of replaced versions.
 func TestReimportHeapBounded(t *testing.T) {
-	const n, rounds = 1500, 20
+	const n, rounds = 1000, 20
 	ctx := context.Background()
 	st := cache.NewMemory()
 	if _, err := cache.ImportJSONL(ctx, st, strings.NewReader(synthActions(n, "base"))); err != nil {
@@ -128,11 +128,11 @@ func TestReimportHeapBounded(t *testing.T) {
 	}
 }
 
-// importApps is the number of one-action apps of TestImportPeakMemory: 20,000 by default,
+// importApps is the number of one-action apps of TestImportPeakMemory: 10,000 by default,
 // TOOLHINT_IMPORT_APPS to measure another size (the figures quoted in the package docs are
 // for 200,000).
 func importApps(t *testing.T) int {
-	n := 20000
+	n := 10000
 	if s := os.Getenv("TOOLHINT_IMPORT_APPS"); s != "" {
 		v, err := strconv.Atoi(s)
 		if err != nil || v <= 0 {
