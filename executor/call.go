@@ -27,6 +27,12 @@ type prepared struct {
 	validator *schema.Validator
 	props     map[string]bool // declared top-level properties
 	required  []string
+	// closed is true when the schema refuses undeclared top-level properties; open is
+	// true when it declares its properties and lets others through (undeclared ones then
+	// get a notice).
+	closed, open bool
+	// fill is true when missing arguments get their schema defaults.
+	fill bool
 	// key identifies the source the entry was built from, to rebuild it when it changes.
 	key any
 }
@@ -186,15 +192,23 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 		out.Error = fmt.Sprintf("arguments for %s must be a JSON object. %s", name, p.usage())
 		return nil, nil, out, false
 	}
-	args, out.Stripped = e.stripKeys(args, p.props)
+	args, stripped, unknown := e.inspectArgs(args, p)
+	out.Stripped = stripped
 
 	// 3. Coerce and validate.
-	args, coerced, err := checkArgs(p.validator, args)
+	args, coerced, err := checkArgs(p.validator, args, p.fill)
 	out.Coerced = coerced
 	if err != nil {
+		hints := ""
+		if p.closed && len(unknown) > 0 {
+			hints = "\n" + strings.Join(p.unknownNotices(unknown, false), "\n")
+		}
 		out.ErrorKind = KindInvalidArguments
-		out.Error = fmt.Sprintf("arguments for %s do not match its schema:%s\n%s Fix the arguments and call %s again.", name, failureText(err), p.usage(), name)
+		out.Error = fmt.Sprintf("arguments for %s do not match its schema:%s%s\n%s Fix the arguments and call %s again.", name, failureText(err), hints, p.usage(), name)
 		return nil, nil, out, false
+	}
+	if p.open && len(unknown) > 0 {
+		out.Notices = p.unknownNotices(unknown, true)
 	}
 
 	// 4. Permission and capability checks, again.
@@ -419,43 +433,10 @@ func asJSON(data json.RawMessage) json.RawMessage {
 	if json.Valid(d) {
 		return d
 	}
+	if _, err := decodeDeep(d, 1); err == nil {
+		return d // JSON nested deeper than encoding/json reads: Truncate cuts it
+	}
 	return jsonString(string(d))
-}
-
-// stripKeys removes runtime-context keys the schema does not declare.
-func (e *Executor) stripKeys(args json.RawMessage, props map[string]bool) (json.RawMessage, []string) {
-	if len(e.strip) == 0 {
-		return args, nil
-	}
-	hit := false
-	for _, k := range e.strip {
-		if !props[k] && bytes.Contains(args, []byte(`"`+k+`"`)) {
-			hit = true
-			break
-		}
-	}
-	if !hit {
-		return args, nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(args, &m); err != nil {
-		return args, nil
-	}
-	var stripped []string
-	for _, k := range e.strip {
-		if _, ok := m[k]; ok && !props[k] {
-			delete(m, k)
-			stripped = append(stripped, k)
-		}
-	}
-	if len(stripped) == 0 {
-		return args, nil
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return args, nil
-	}
-	return out, stripped
 }
 
 // usage describes the parameters a tool takes, for error messages.
@@ -512,16 +493,20 @@ func failureText(err error) string {
 	return "\n- " + err.Error()
 }
 
-// schemaFacts reads the declared top-level properties and required names of a schema.
-func schemaFacts(params json.RawMessage) (map[string]bool, []string) {
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
+// newPrepared builds the entry of a tool from its compiled validator: the schema facts the
+// pipeline needs.
+func (e *Executor) newPrepared(t Tool, v *schema.Validator) *prepared {
+	p := &prepared{tool: t, validator: v}
+	root := v.Schema()
+	p.props = make(map[string]bool, len(root.Properties))
+	for k := range root.Properties {
+		p.props[k] = true
 	}
-	_ = json.Unmarshal(params, &s) // the schema compiled already; a failure here means no facts
-	props := make(map[string]bool, len(s.Properties))
-	for k := range s.Properties {
-		props[k] = true
-	}
-	return props, s.Required
+	p.required = root.Required
+	ap := root.AdditionalProperties
+	p.closed = ap != nil && ap.Bool != nil && !*ap.Bool
+	_, patterns := root.Extra["patternProperties"]
+	p.open = root.Properties != nil && !p.closed && !patterns && (ap == nil || ap.Bool != nil)
+	p.fill = (e.cfg.FillDefaults || slices.Contains(e.cfg.FillDefaultsFor, t.Name)) && !updates(t)
+	return p
 }

@@ -9,14 +9,19 @@
 //  2. runtime-context keys (threadId, resourceId, memory, …) are stripped from the arguments
 //     unless the tool's schema declares them;
 //  3. the arguments are coerced and validated against the tool's schema; a failure becomes a
-//     result the model can read and correct, not a Go error;
+//     result the model can read and correct, not a Go error. Coercion repairs only values
+//     the model wrote: no schema default is sent unless the host opts in (FillDefaults),
+//     and never to an action that updates stored data. An argument the schema does not
+//     declare is sent on an open schema, with a notice for the model naming the closest
+//     declared parameter, and refused on a closed one;
 //  4. permission and capability checks run again (an app the agent may not use is refused; a
 //     destructive action is refused unless the host's confirmation hook allows it);
 //  5. before-hooks may rewrite the arguments;
 //  6. the tool runs, with a timeout, retries for read-only or idempotent tools only, and a
 //     recovered panic reported as an error result naming the tool;
 //  7. after-hooks see the result;
-//  8. the result is truncated, keeping it valid JSON (10,000 characters by default).
+//  8. the result is truncated, keeping it valid JSON and its structure (10,000 characters by
+//     default).
 //
 // ExecuteBatch runs calls that share a step in parallel, bounded by the executor's
 // concurrency limit, and steps in ascending order; results come back in the order of the

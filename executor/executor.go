@@ -90,6 +90,17 @@ type Config struct {
 	// StripKeys are the runtime-context keys removed from arguments. Optional: nil uses
 	// DefaultStripKeys; an empty non-nil slice strips nothing.
 	StripKeys []string
+	// FillDefaults fills every missing argument that has a schema default with that
+	// default before the tool runs, for every tool and action except those that update
+	// stored data (see FillDefaultsFor). Optional. Defaults to false: the executor sends
+	// what the model wrote, and Composio applies its own defaults server-side.
+	FillDefaults bool
+	// FillDefaultsFor names the tools and actions whose missing arguments get their schema
+	// defaults, as FillDefaults does for all. Even when named, a tool that updates stored
+	// data in place (the classifier gave it an update capability, or its name carries an
+	// update verb: UPDATE, PATCH, EDIT, MODIFY, UPSERT, REPLACE, SET, RENAME, CHANGE) never
+	// gets defaults: one would overwrite a value the user did not mention. Optional.
+	FillDefaultsFor []string
 	// MaxResultChars caps a result's data. Optional. Defaults to DefaultMaxResultChars;
 	// negative disables truncation.
 	MaxResultChars int
@@ -137,7 +148,7 @@ type shared struct {
 // executor until they finish; call Close to cancel and wait for them.
 type Executor struct {
 	cfg   Config
-	strip []string
+	strip map[string]struct{}
 	log   *slog.Logger
 	sh    *shared
 }
@@ -165,10 +176,15 @@ func New(cfg Config) *Executor {
 	if cfg.AbandonGrace <= 0 {
 		cfg.AbandonGrace = DefaultAbandonGrace
 	}
-	strip := slices.Clone(cfg.StripKeys)
-	if cfg.StripKeys == nil {
-		strip = DefaultStripKeys()
+	keys := cfg.StripKeys
+	if keys == nil {
+		keys = DefaultStripKeys()
 	}
+	strip := make(map[string]struct{}, len(keys))
+	for _, k := range keys {
+		strip[k] = struct{}{}
+	}
+	cfg.FillDefaultsFor = slices.Clone(cfg.FillDefaultsFor)
 	cfg.Timeouts = maps.Clone(cfg.Timeouts)
 	cfg.Before = slices.Clone(cfg.Before)
 	cfg.After = slices.Clone(cfg.After)

@@ -87,21 +87,14 @@ func (e *Executor) preparePlatform(spec registry.ToolSpec, v *schema.Validator) 
 			return p
 		}
 	}
-	props, req := schemaFacts(spec.Parameters)
-	p := &prepared{
-		tool: Tool{
-			Name:        spec.Name,
-			Kind:        registry.KindPlatform,
-			ReadOnly:    spec.ReadOnly,
-			Idempotent:  spec.Idempotent,
-			Destructive: spec.NeedsConfirmation(),
-		},
-		spec:      spec,
-		validator: v,
-		props:     props,
-		required:  req,
-		key:       v,
-	}
+	p := e.newPrepared(Tool{
+		Name:        spec.Name,
+		Kind:        registry.KindPlatform,
+		ReadOnly:    spec.ReadOnly,
+		Idempotent:  spec.Idempotent,
+		Destructive: spec.NeedsConfirmation(),
+	}, v)
+	p.spec, p.key = spec, v
 	e.sh.prepared.Store(spec.Name, p)
 	return p
 }
@@ -126,7 +119,6 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 	if err != nil {
 		return nil, fmt.Errorf("its parameter schema is invalid: %w", err)
 	}
-	props, req := schemaFacts(params)
 	t := Tool{Name: act.Slug, Kind: registry.KindAction, App: act.App}
 	metas, err := e.cfg.Catalog.ActionMeta(ctx, []string{act.App})
 	if err != nil && !errors.Is(err, cache.ErrNotFound) {
@@ -148,7 +140,8 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 	if t.Destructive {
 		t.ReadOnly = false
 	}
-	p := &prepared{tool: t, action: act, validator: v, props: props, required: req, key: key}
+	p := e.newPrepared(t, v)
+	p.action, p.key = act, key
 	if _, loaded := e.sh.prepared.Swap(cacheKey, p); !loaded && e.sh.actions.Add(1) > maxPreparedActions {
 		// Bound the memory compiled schemas take: start over rather than track recency.
 		e.sh.prepared.Range(func(k, _ any) bool {

@@ -61,6 +61,10 @@ type Result struct {
 	Coerced []string
 	// Stripped lists the runtime-context keys removed from the arguments.
 	Stripped []string
+	// Notices are short sentences for the model about a call that ran anyway, such as an
+	// argument the tool does not declare ("`titel` is not a parameter of X; did you mean
+	// `title`?"). ForModel appends them.
+	Notices []string
 	// Duration is the wall time of the call, hooks included.
 	Duration time.Duration
 	// Truncated is true when Data was cut to the size limit.
@@ -80,6 +84,7 @@ type Envelope struct {
 	DurationMS float64         `json:"duration_ms"`
 	Truncated  bool            `json:"truncated"`
 	Attempts   int             `json:"attempts"`
+	Notices    []string        `json:"notices,omitempty"`
 }
 
 // Envelope returns r in the standard envelope shape {tool, ok, data, error, duration,
@@ -95,6 +100,7 @@ func (r Result) Envelope() Envelope {
 		DurationMS: float64(r.Duration.Microseconds()) / 1000,
 		Truncated:  r.Truncated,
 		Attempts:   r.Attempts,
+		Notices:    r.Notices,
 	}
 }
 
@@ -113,6 +119,7 @@ type UIResult struct {
 	DurationMS  float64         `json:"duration_ms"`
 	Truncated   bool            `json:"truncated"`
 	Attempts    int             `json:"attempts"`
+	Notices     []string        `json:"notices,omitempty"`
 }
 
 // ForUI returns r shaped for a user interface.
@@ -129,6 +136,7 @@ func (r Result) ForUI() UIResult {
 		DurationMS:  float64(r.Duration.Microseconds()) / 1000,
 		Truncated:   r.Truncated,
 		Attempts:    r.Attempts,
+		Notices:     r.Notices,
 	}
 	if !r.OK {
 		u.Status = "error"
@@ -144,8 +152,16 @@ func (r Result) ForUI() UIResult {
 
 // ForModel returns r as compact text for a tool message: the data itself when the call
 // succeeded (a JSON string is unquoted), or "error (<kind>): <message>" with suggestions
-// when it failed.
+// when it failed; the notices, if any, follow on a line of their own.
 func (r Result) ForModel() string {
+	text := r.modelText()
+	if len(r.Notices) == 0 {
+		return text
+	}
+	return text + "\nNote: " + strings.Join(r.Notices, " ")
+}
+
+func (r Result) modelText() string {
 	if r.OK {
 		d := bytes.TrimSpace(r.Data)
 		if len(d) > 0 && d[0] == '"' {

@@ -9,8 +9,8 @@ import (
 // checkArgs repairs near-miss arguments and validates them in one pass
 // (schema.Validator.CoerceAndValidate), returning the arguments to run with and the repairs
 // made, as "path: kind" strings.
-func checkArgs(v *schema.Validator, args json.RawMessage) (json.RawMessage, []string, error) {
-	fixed, done, err := v.CoerceAndValidate(args)
+func checkArgs(v *schema.Validator, args json.RawMessage, fill bool) (json.RawMessage, []string, error) {
+	fixed, done, err := v.CoerceAndValidateWith(args, schema.CoerceOptions{FillDefaults: fill})
 	var coerced []string
 	for _, c := range done {
 		p := c.Path

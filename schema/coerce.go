@@ -38,9 +38,21 @@ const (
 	// CoerceFillNull fills a missing required property that can only be null (Gemini
 	// definitions leave such properties out) with null.
 	CoerceFillNull CoercionKind = "fill-null"
-	// CoerceDefault fills a missing property with its schema default.
+	// CoerceDefault fills a missing property with its schema default; only with
+	// [CoerceOptions].FillDefaults.
 	CoerceDefault CoercionKind = "default"
 )
+
+// CoerceOptions tune [Validator.CoerceWith] and [Validator.CoerceAndValidateWith]. The zero
+// value is what [Validator.Coerce] does: repair the values the model wrote and fill in
+// nothing it did not write. It is a plain value, safe to share.
+type CoerceOptions struct {
+	// FillDefaults fills a missing property that has a non-null schema default fitting its
+	// own schema with that default (recorded as [CoerceDefault]). Optional. Defaults to
+	// false: a default in a catalogue schema documents what the server does when the
+	// property is left out, and sending it can overwrite a value the user did not mention.
+	FillDefaults bool
+}
 
 // Coercion records one repair made to the arguments. It is a plain value.
 type Coercion struct {
@@ -57,14 +69,21 @@ const maxCoerceDepth = 64
 // a JSON-encoded string holding an object or array -> that value (which is also how strict
 // and Gemini definitions send free-form objects), a single value -> a one-element array, a
 // number -> its text where a string is wanted, a null for an optional property that does not
-// accept null -> left out (how strict mode says "not given"); then fills missing properties
-// that have a non-null default that fits their schema, and missing required properties that
-// can only be null with null. Empty arguments are taken as {}. Run
-// it with the validator of the original schema, not of a strict or Gemini variant. It changes only values that do not already fit their schema, and
-// returns the arguments unchanged (same bytes) when nothing was repaired. Arguments that are
-// not JSON are a *ValidationError.
+// accept null -> left out (how strict mode says "not given"). It repairs only values the
+// model wrote: it fills in no missing property, except a missing required property that can
+// only be null (Gemini definitions leave such properties out), which gets null; schema
+// defaults are filled only by [Validator.CoerceWith] with [CoerceOptions].FillDefaults.
+// Empty arguments are taken as {}. Run it with the validator of the original schema, not of
+// a strict or Gemini variant. It changes only values that do not already fit their schema,
+// and returns the arguments unchanged (same bytes) when nothing was repaired. Arguments that
+// are not JSON are a *ValidationError.
 func (v *Validator) Coerce(args json.RawMessage) (json.RawMessage, []Coercion, error) {
-	out, done, err := v.coerce(args)
+	return v.CoerceWith(args, CoerceOptions{})
+}
+
+// CoerceWith is [Validator.Coerce] with options.
+func (v *Validator) CoerceWith(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
+	out, done, err := v.coerce(args, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -75,8 +94,8 @@ func (v *Validator) Coerce(args json.RawMessage) (json.RawMessage, []Coercion, e
 }
 
 // coerce decodes and repairs args, returning the repaired value and the repairs.
-func (v *Validator) coerce(args json.RawMessage) (any, []Coercion, error) {
-	c := coercer{root: v.tree, steps: coerceBudget}
+func (v *Validator) coerce(args json.RawMessage, opts CoerceOptions) (any, []Coercion, error) {
+	c := coercer{root: v.tree, steps: coerceBudget, fillDefaults: opts.FillDefaults}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 		c.record("", CoerceEmpty)
@@ -91,7 +110,12 @@ func (v *Validator) coerce(args json.RawMessage) (any, []Coercion, error) {
 // CoerceAndValidate runs [Validator.Coerce] then [Validator.Validate] on the result. It
 // returns the repaired arguments and the repairs made even when validation fails.
 func (v *Validator) CoerceAndValidate(args json.RawMessage) (json.RawMessage, []Coercion, error) {
-	out, done, err := v.coerce(args)
+	return v.CoerceAndValidateWith(args, CoerceOptions{})
+}
+
+// CoerceAndValidateWith is [Validator.CoerceAndValidate] with options.
+func (v *Validator) CoerceAndValidateWith(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
+	out, done, err := v.coerce(args, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,9 +131,10 @@ func (v *Validator) CoerceAndValidate(args json.RawMessage) (json.RawMessage, []
 const coerceBudget = 100000
 
 type coercer struct {
-	root  *Schema
-	done  []Coercion
-	steps int
+	root         *Schema
+	done         []Coercion
+	steps        int
+	fillDefaults bool
 }
 
 func (c *coercer) record(path string, k CoercionKind) {
@@ -259,7 +284,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 				c.record(path+"/"+escapePointer(name), CoerceFillNull)
 				continue
 			}
-			if ps != nil && ps.Default != nil && !isNullRaw(ps.Default) {
+			if c.fillDefaults && ps != nil && ps.Default != nil && !isNullRaw(ps.Default) {
 				// Catalogue defaults are sometimes wrong ("True" beside enum
 				// ["true","false"], true for an array): one that does not fit its own
 				// schema is not filled in.

@@ -70,7 +70,8 @@ func ExampleValidator_CoerceAndValidate() {
 		fmt.Println(err)
 		return
 	}
-	// The model quoted a number and gave one label where a list is wanted.
+	// The model quoted a number and gave one label where a list is wanted. The state it
+	// left out stays out: the server applies its own default.
 	args, coercions, err := v.CoerceAndValidate(json.RawMessage(`{"repo":"toolhint","issue_number":"42","labels":"bug"}`))
 	fmt.Println(string(args), err)
 	for _, c := range coercions {
@@ -83,10 +84,9 @@ func ExampleValidator_CoerceAndValidate() {
 		fmt.Println(ve)
 	}
 	// Output:
-	// {"issue_number":42,"labels":["bug"],"repo":"toolhint","state":"open"} <nil>
+	// {"issue_number":42,"labels":["bug"],"repo":"toolhint"} <nil>
 	// /issue_number integer
 	// /labels wrap
-	// /state default
 	// schema: invalid arguments:
 	// - (root): missing required properties: 'repo'; add them
 	// - /issue_number: wrong type: expected integer, but got string

@@ -146,11 +146,11 @@ func TestCoerce(t *testing.T) {
 			[]schema.Coercion{{Path: "/labels", Kind: schema.CoerceJSON}, {Path: "/meta", Kind: schema.CoerceJSON}}},
 		{"wrap single value, then coerce element", `{"title":"x","count":1,"ids":"5"}`, `{"count":1,"ids":[5],"title":"x"}`,
 			[]schema.Coercion{{Path: "/ids", Kind: schema.CoerceWrap}, {Path: "/ids/0", Kind: schema.CoerceInteger}}},
-		{"strict null omitted, default filled", `{"title":"x","count":null,"ratio":null,"note":null}`, `{"count":10,"ratio":null,"title":"x"}`,
-			[]schema.Coercion{{Path: "/count", Kind: schema.CoerceOmitNull}, {Path: "/note", Kind: schema.CoerceOmitNull}, {Path: "/count", Kind: schema.CoerceDefault}}},
+		{"strict null omitted, no default filled", `{"title":"x","count":null,"ratio":null,"note":null}`, `{"ratio":null,"title":"x"}`,
+			[]schema.Coercion{{Path: "/count", Kind: schema.CoerceOmitNull}, {Path: "/note", Kind: schema.CoerceOmitNull}}},
 		{"integer beyond int64 kept exact", `{"title":"x","count":"123456789012345678901234567890"}`, `{"count":123456789012345678901234567890,"title":"x"}`, []schema.Coercion{{Path: "/count", Kind: schema.CoerceInteger}}},
 		{"anyOf branch", `{"title":"x","count":1,"owner":"12"}`, `{"count":1,"owner":12,"title":"x"}`, []schema.Coercion{{Path: "/owner", Kind: schema.CoerceInteger}}},
-		{"empty arguments", "  ", `{"count":10}`, []schema.Coercion{{Path: "", Kind: schema.CoerceEmpty}, {Path: "/count", Kind: schema.CoerceDefault}}},
+		{"empty arguments", "  ", `{}`, []schema.Coercion{{Path: "", Kind: schema.CoerceEmpty}}},
 		{"double-encoded arguments", `"{\"title\":\"x\",\"count\":1}"`, `{"count":1,"title":"x"}`, []schema.Coercion{{Path: "", Kind: schema.CoerceJSON}}},
 		{"hopeless value left for validation", `{"title":"x","count":"many"}`, `{"title":"x","count":"many"}`, nil},
 	}
@@ -218,7 +218,7 @@ func TestCoerceSkipsDefaultsThatDoNotFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, kinds, err := v.CoerceAndValidate(json.RawMessage(`{}`))
+	got, kinds, err := v.CoerceAndValidateWith(json.RawMessage(`{}`), schema.CoerceOptions{FillDefaults: true})
 	if err != nil {
 		t.Fatalf("CoerceAndValidate: %v", err)
 	}
@@ -249,10 +249,10 @@ func TestCoerceGeminiShapedArguments(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CoerceAndValidate: %v", err)
 	}
-	if diff := cmp.Diff(`{"angle":270,"flip":false,"image_id":"img_1"}`, string(got)); diff != "" {
+	if diff := cmp.Diff(`{"angle":270,"image_id":"img_1"}`, string(got)); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
-	want := []schema.Coercion{{Path: "/angle", Kind: schema.CoerceNumber}, {Path: "/flip", Kind: schema.CoerceDefault}}
+	want := []schema.Coercion{{Path: "/angle", Kind: schema.CoerceNumber}}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("coercions (-want +got):\n%s", diff)
 	}

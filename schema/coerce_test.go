@@ -1,0 +1,65 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolhint/toolhint/schema"
+)
+
+// TestCoerceFillsNothingByDefault: coercion repairs what the model wrote and adds no key it
+// did not write; defaults are filled only when the caller asks for them.
+func TestCoerceFillsNothingByDefault(t *testing.T) {
+	v, err := schema.Compile(json.RawMessage(`{"type":"object","properties":{
+	  "title":{"type":"string","default":""},
+	  "per_page":{"type":"integer","default":1},
+	  "user_id":{"type":"string","default":"me"},
+	  "state":{"type":"string","enum":["open","closed"],"default":"open"},
+	  "filter":{"type":"object","properties":{"limit":{"type":"integer","default":30},"q":{"type":"string"}}}},
+	  "required":["filter"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  string
+		opts  schema.CoerceOptions
+		want  string
+		kinds []schema.Coercion
+	}{
+		{"only what was written", `{"filter":{"q":"x"}}`, schema.CoerceOptions{}, `{"filter":{"q":"x"}}`, nil},
+		{"repairs still made", `{"filter":{"q":"x"},"per_page":"5"}`, schema.CoerceOptions{}, `{"filter":{"q":"x"},"per_page":5}`,
+			[]schema.Coercion{{Path: "/per_page", Kind: schema.CoerceInteger}}},
+		{"fill defaults when asked, at every level", `{"filter":{"q":"x"}}`, schema.CoerceOptions{FillDefaults: true},
+			`{"filter":{"limit":30,"q":"x"},"per_page":1,"state":"open","title":"","user_id":"me"}`,
+			[]schema.Coercion{{Path: "/filter/limit", Kind: schema.CoerceDefault}, {Path: "/per_page", Kind: schema.CoerceDefault},
+				{Path: "/state", Kind: schema.CoerceDefault}, {Path: "/title", Kind: schema.CoerceDefault}, {Path: "/user_id", Kind: schema.CoerceDefault}}},
+		{"a written value is never replaced by its default", `{"filter":{"q":"x","limit":2},"per_page":50,"state":"closed","title":"t","user_id":"u"}`,
+			schema.CoerceOptions{FillDefaults: true}, `{"filter":{"q":"x","limit":2},"per_page":50,"state":"closed","title":"t","user_id":"u"}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, kinds, err := v.CoerceWith(json.RawMessage(tt.args), tt.opts)
+			if err != nil {
+				t.Fatalf("CoerceWith: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("args (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.kinds, kinds); diff != "" {
+				t.Errorf("coercions (-want +got):\n%s", diff)
+			}
+			fixed, kinds2, err := v.CoerceAndValidateWith(json.RawMessage(tt.args), tt.opts)
+			if err != nil {
+				t.Fatalf("CoerceAndValidateWith: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, string(fixed)); diff != "" {
+				t.Errorf("CoerceAndValidateWith args (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.kinds, kinds2); diff != "" {
+				t.Errorf("CoerceAndValidateWith coercions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
