@@ -232,6 +232,7 @@ type request struct {
 	query   url.Values
 	body    any
 	execute bool // executing a tool: retried only when it provably did not run
+	once    bool // sent once: the caller retries
 }
 
 // redact removes the API key from s.
@@ -299,7 +300,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 			lastErr = c.apiError(r, status, hdr, data)
 			retry = c.retry.retryStatus(status, hdr, r.execute)
 		}
-		if !retry || attempt >= c.retry.MaxRetries {
+		if !retry || r.once || attempt >= c.retry.MaxRetries {
 			return lastErr
 		}
 		wait := c.retry.delay(attempt, hdr)
@@ -407,6 +408,7 @@ func snippet(b []byte) string {
 // apiError builds the *APIError of a non-2xx response.
 func (c *Client) apiError(r request, status int, hdr http.Header, data []byte) *APIError {
 	e := &APIError{StatusCode: status, Method: r.method, Path: c.reqPath + r.path, RequestID: c.redact(hdr.Get("x-request-id"))}
+	e.retryAfter, _ = retryAfter(hdr, time.Now())
 	var env struct {
 		Error *struct {
 			Message      string          `json:"message"`

@@ -15,8 +15,12 @@
 // package with errors.Is ([ErrNotFound], [ErrRateLimited], [ErrDeprecatedTool], …). A tool
 // that ran and failed is not a Go error: [Client.Execute] returns an [ExecuteResult] whose
 // Successful field is false. [Client.ExecuteAction], the method executor.Remote declares,
-// returns only the tool's data and reports such a failure as a *[ToolError]. The API key
-// never appears in an error, a log line or a panic.
+// returns only the tool's data and reports such a failure as a *[ToolError];
+// [Client.ExecuteActionOnce] is the same sent once, for a caller that retries itself (the
+// executor does, so that one call has one retry budget). An *[APIError] also tells such
+// callers its status, the wait the server asked for and whether the user must reconnect,
+// and gives a message without the request's path or id ([APIError.PublicMessage]). The
+// API key never appears in an error, a log line or a panic.
 //
 // The tool-id helpers ([ToolSlugFromID], [ToolID], [ToolkitOf], …) convert between the
 // "composio-gmail_send_email" form used by hosts and Composio's "GMAIL_SEND_EMAIL" slugs.

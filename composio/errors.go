@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Sentinel errors. Errors returned by a Client wrap them (or are *APIError values that
@@ -77,18 +78,25 @@ type APIError struct {
 	// Method and Path name the request, e.g. "POST" and "/api/v3/tools/execute/GMAIL_SEND_EMAIL".
 	Method, Path string
 
-	notJSON bool
+	notJSON    bool
+	retryAfter time.Duration
 }
 
 // Error implements error. It never contains the API key.
-func (e *APIError) Error() string {
+func (e *APIError) Error() string { return e.text(true) }
+
+// text writes the error; full adds the request's method and path, the code and the request
+// id, which PublicMessage leaves out.
+func (e *APIError) text(full bool) string {
 	var b strings.Builder
-	b.WriteString("composio: ")
-	if e.Method != "" {
-		fmt.Fprintf(&b, "%s %s: ", e.Method, e.Path)
+	if full {
+		b.WriteString("composio: ")
+		if e.Method != "" {
+			fmt.Fprintf(&b, "%s %s: ", e.Method, e.Path)
+		}
 	}
 	fmt.Fprintf(&b, "%d %s", e.StatusCode, http.StatusText(e.StatusCode))
-	if e.Code != 0 {
+	if full && e.Code != 0 {
 		fmt.Fprintf(&b, " (code %d)", e.Code)
 	}
 	if e.Message != "" {
@@ -100,7 +108,7 @@ func (e *APIError) Error() string {
 		b.WriteString(e.SuggestedFix)
 		b.WriteString(")")
 	}
-	if e.RequestID != "" {
+	if full && e.RequestID != "" {
 		b.WriteString(" [request_id ")
 		b.WriteString(e.RequestID)
 		b.WriteString("]")
@@ -122,6 +130,35 @@ func (e *APIError) Is(target error) bool {
 func (e *APIError) Temporary() bool {
 	return retryableStatus(e.StatusCode)
 }
+
+// HTTPStatus returns StatusCode. Callers that must not import this package (the executor)
+// read the status through it.
+func (e *APIError) HTTPStatus() int { return e.StatusCode }
+
+// RetryAfter returns how long the server asked the client to wait before trying again
+// (its retry-after-ms or retry-after header, when between 0 and 60 s); 0 when it did not
+// say.
+func (e *APIError) RetryAfter() time.Duration { return e.retryAfter }
+
+// NeedsReconnect reports whether the failure is the user's connection to the toolkit: a
+// connected account that does not exist (404 naming a connected account) or one in a state
+// that does not allow the request (422, ErrInvalidState). The user must connect the account
+// again; retrying does not help.
+func (e *APIError) NeedsReconnect() bool {
+	switch e.StatusCode {
+	case http.StatusUnprocessableEntity:
+		return true
+	case http.StatusNotFound:
+		m := strings.ToLower(e.Message)
+		return strings.Contains(m, "connected account") || strings.Contains(m, "connected_account") || strings.Contains(m, "connection")
+	}
+	return false
+}
+
+// PublicMessage returns the failure as a sentence fit for an end user or a model: the
+// status, the server's message and its suggested fix, without the request's method, path
+// or request id (Error keeps those, for logs and support).
+func (e *APIError) PublicMessage() string { return e.text(false) }
 
 func statusSentinel(status int) error {
 	switch {

@@ -62,6 +62,10 @@ type executeWire struct {
 // tool, ErrInvalidState for an unusable account, …). Executions are retried only when
 // they provably did not run, unless RetryPolicy.RetryExecute is set.
 func (c *Client) Execute(ctx context.Context, slug string, req ExecuteRequest) (ExecuteResult, error) {
+	return c.execute(ctx, slug, req, false)
+}
+
+func (c *Client) execute(ctx context.Context, slug string, req ExecuteRequest, once bool) (ExecuteResult, error) {
 	slug = NormalizeToolSlug(slug)
 	if !validSlug(slug) {
 		return ExecuteResult{}, fmt.Errorf("%w: tool slug %q", ErrInvalidArgument, slug)
@@ -91,7 +95,7 @@ func (c *Client) Execute(ctx context.Context, slug string, req ExecuteRequest) (
 		body.CustomAuthParams = p
 	}
 	var wire executeWire
-	err := c.do(ctx, request{method: "POST", path: "/tools/execute/" + url.PathEscape(slug), body: body, execute: true}, &wire)
+	err := c.do(ctx, request{method: "POST", path: "/tools/execute/" + url.PathEscape(slug), body: body, execute: true, once: once}, &wire)
 	if err != nil {
 		return ExecuteResult{}, err
 	}
@@ -122,6 +126,9 @@ type ToolError struct {
 // model.
 func (e *ToolError) Error() string { return "composio: tool error: " + e.Message }
 
+// PublicMessage returns the tool's own message.
+func (e *ToolError) PublicMessage() string { return e.Message }
+
 // ExecuteAction runs the tool action with arguments (a JSON object; nil means {}) for
 // userID, through connectedAccountID and at version when they are not empty, and returns
 // the tool's data. It is Execute shaped for hosts that only pass data through, and it
@@ -132,12 +139,24 @@ func (e *ToolError) Error() string { return "composio: tool error: " + e.Message
 // a transport error, each with a Temporary method that reports whether trying again later
 // may help (429, 5xx and dropped connections do; a 404 or a tool error does not).
 func (c *Client) ExecuteAction(ctx context.Context, action string, arguments json.RawMessage, userID, connectedAccountID, version string) (json.RawMessage, error) {
-	res, err := c.Execute(ctx, action, ExecuteRequest{
+	return c.executeAction(ctx, action, arguments, userID, connectedAccountID, version, false)
+}
+
+// ExecuteActionOnce is ExecuteAction sending the request once, whatever the retry policy:
+// for a caller that retries itself, so that one call has one retry budget. The executor
+// calls it instead of ExecuteAction when it will retry the action (read-only or
+// idempotent actions), so a persistent 429 costs its own attempts and no more.
+func (c *Client) ExecuteActionOnce(ctx context.Context, action string, arguments json.RawMessage, userID, connectedAccountID, version string) (json.RawMessage, error) {
+	return c.executeAction(ctx, action, arguments, userID, connectedAccountID, version, true)
+}
+
+func (c *Client) executeAction(ctx context.Context, action string, arguments json.RawMessage, userID, connectedAccountID, version string, once bool) (json.RawMessage, error) {
+	res, err := c.execute(ctx, action, ExecuteRequest{
 		Arguments:          arguments,
 		UserID:             userID,
 		ConnectedAccountID: connectedAccountID,
 		Version:            version,
-	})
+	}, once)
 	if err != nil {
 		return nil, err
 	}
