@@ -10,7 +10,12 @@
 //
 // Access answers "may this agent call this tool?" from agent permissions for platform
 // tools, and from app assignments, the workspace connection and the workspace's enabled
-// actions for Composio actions, and says why when the answer is no.
+// actions for Composio actions, and says why when the answer is no. AllowAll is the Access
+// of a host that checked permissions at selection time and says so explicitly.
+//
+// Identity is the host's alone: IdentityKeys names the argument keys that say who a call
+// is made for, and HostFilledParams the ones an action declares that the host fills (those
+// of Composio's own toolkit); the resolver hides those from the definitions it renders.
 //
 // Resolver picks the actions for one step in three tiers: action slugs written in the prompt,
 // an optional semantic search, then the catalogue ranked by package hint, capped at 30 by

@@ -94,6 +94,16 @@ type ToolSpec struct {
 	Destructive bool
 	// Timeout bounds one run. Optional. Zero uses the executor's default.
 	Timeout time.Duration
+	// RetryTimeout lets the executor run a retryable tool again after an attempt timed
+	// out. Optional. Defaults to false: a tool that timed out once is likely to time out
+	// again, and each attempt costs the whole timeout.
+	RetryTimeout bool
+	// CheckArgs, when set, checks arguments that passed the parameter schema before the
+	// tool may run; an error fails the call as invalid arguments, with the error's text
+	// for the model. Typed sets it to decoding the arguments into its input type, so that
+	// a value the schema allows but the Go type cannot hold (1e20 for an int) is refused
+	// before the tool runs. Optional. It must be safe for concurrent use.
+	CheckArgs func(args json.RawMessage) error
 	// Run executes the tool. Required.
 	Run Func
 	// Inactive tools stay registered but are left out of active-only listings and exports,

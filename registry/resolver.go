@@ -128,7 +128,8 @@ func ExplicitSlugs(prompt string) []string {
 // Resolve returns the actions sub may call for prompt, at most the configured limit. Tier 1
 // keeps the slugs written in the prompt that sub may call; when it finds none, tier 2 asks
 // the semantic search; when that finds none (or fails, which is logged), tier 3 ranks the
-// catalogue. Every returned action passed the same access check the executor applies.
+// catalogue. Every returned action passed the same access check the executor applies, and
+// its definition leaves out the parameters the host fills (HostFilledParams).
 // Errors are returned only for a cancelled context or a store failure while reading the
 // subject's apps.
 func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Resolution, error) {
@@ -213,7 +214,7 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, 
 			r.skip(res, slug, d.Reason)
 			continue
 		}
-		fn, err := schema.Convert(act.Slug, act.Description, act.Parameters)
+		fn, err := schema.ConvertWith(act.Slug, act.Description, act.Parameters, schema.ConvertOptions{Hidden: HostFilledParams(act.App)})
 		if err != nil {
 			r.skip(res, slug, "schema: "+err.Error())
 			continue

@@ -3,7 +3,9 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolhint/toolhint/schema"
 )
@@ -22,12 +24,14 @@ func Typed[In, Out any](spec ToolSpec, fn func(ctx context.Context, in In) (Out,
 		return ToolSpec{}, fmt.Errorf("%w: %s: %w", ErrInvalidTool, truncName(spec.Name), err)
 	}
 	spec.Parameters = params
+	spec.CheckArgs = func(args json.RawMessage) error {
+		var in In
+		return decodeArgs(args, &in)
+	}
 	spec.Run = func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 		var in In
-		if len(args) > 0 {
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, fmt.Errorf("decoding arguments: %w", err)
-			}
+		if err := decodeArgs(args, &in); err != nil {
+			return nil, err
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
@@ -40,4 +44,25 @@ func Typed[In, Out any](spec ToolSpec, fn func(ctx context.Context, in In) (Out,
 		return b, nil
 	}
 	return spec, nil
+}
+
+// decodeArgs decodes args into in, saying which argument does not fit its Go type in words
+// a model can act on ("/count: the number 1e20 does not fit an int").
+func decodeArgs(args json.RawMessage, in any) error {
+	if len(args) == 0 {
+		return nil
+	}
+	err := json.Unmarshal(args, in)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		path := "/" + strings.ReplaceAll(te.Field, ".", "/")
+		if te.Field == "" {
+			path = "(root)"
+		}
+		return fmt.Errorf("%s: the %s does not fit a Go %s", path, te.Value, te.Type)
+	}
+	if err != nil {
+		return fmt.Errorf("decoding arguments: %w", err)
+	}
+	return nil
 }
