@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -83,7 +84,7 @@ func (v *Validator) Coerce(args json.RawMessage) (json.RawMessage, []Coercion, e
 
 // CoerceWith is [Validator.Coerce] with options.
 func (v *Validator) CoerceWith(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
-	out, done, err := v.coerce(args, opts)
+	out, done, _, err := v.coerce(args, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,8 +94,9 @@ func (v *Validator) CoerceWith(args json.RawMessage, opts CoerceOptions) (json.R
 	return appendValue(nil, out), done, nil
 }
 
-// coerce decodes and repairs args, returning the repaired value and the repairs.
-func (v *Validator) coerce(args json.RawMessage, opts CoerceOptions) (any, []Coercion, error) {
+// coerce decodes and repairs args, returning the repaired value, the repairs and the
+// numbers out of range.
+func (v *Validator) coerce(args json.RawMessage, opts CoerceOptions) (any, []Coercion, []Failure, error) {
 	c := coercer{root: v.tree, steps: coerceBudget, fillDefaults: opts.FillDefaults}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
@@ -102,20 +104,23 @@ func (v *Validator) coerce(args json.RawMessage, opts CoerceOptions) (any, []Coe
 	}
 	val, err := decodeJSON(args)
 	if err != nil {
-		return nil, nil, &ValidationError{Failures: []Failure{{Reason: "arguments are not valid JSON: " + err.Error()}}}
+		return nil, nil, nil, &ValidationError{Failures: []Failure{{Reason: "arguments are not valid JSON: " + err.Error()}}}
 	}
-	return c.value(val, v.tree, "", 0), c.done, nil
+	out := c.value(val, v.tree, "", 0)
+	return out, c.done, c.outOfRange, nil
 }
 
 // CoerceAndValidate runs [Validator.Coerce] then [Validator.Validate] on the result. It
-// returns the repaired arguments and the repairs made even when validation fails.
+// returns the repaired arguments and the repairs made even when validation fails. Besides
+// what Validate checks, a number the schema types as a number or an integer must fit a
+// 64-bit float: 1e400 is refused, not taken as an integer.
 func (v *Validator) CoerceAndValidate(args json.RawMessage) (json.RawMessage, []Coercion, error) {
 	return v.CoerceAndValidateWith(args, CoerceOptions{})
 }
 
 // CoerceAndValidateWith is [Validator.CoerceAndValidate] with options.
 func (v *Validator) CoerceAndValidateWith(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
-	out, done, err := v.coerce(args, opts)
+	out, done, outOfRange, err := v.coerce(args, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +128,16 @@ func (v *Validator) CoerceAndValidateWith(args json.RawMessage, opts CoerceOptio
 	if len(done) > 0 {
 		fixed = appendValue(nil, out)
 	}
-	return fixed, done, v.validateValue(out)
+	err = v.validateValue(out)
+	if len(outOfRange) > 0 {
+		var ve *ValidationError
+		if !errors.As(err, &ve) {
+			ve = &ValidationError{}
+		}
+		ve.Failures = append(outOfRange, ve.Failures...)
+		err = ve
+	}
+	return fixed, done, err
 }
 
 // coerceBudget bounds the schema lookups one Coerce call makes: a schema whose anyOf
@@ -135,6 +149,8 @@ type coercer struct {
 	done         []Coercion
 	steps        int
 	fillDefaults bool
+	// outOfRange lists the numbers that no 64-bit float holds.
+	outOfRange []Failure
 }
 
 func (c *coercer) record(path string, k CoercionKind) {
@@ -243,6 +259,11 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 	}
 	types := c.allowed(s, depth)
 	k := kindOf(v)
+	if n, ok := v.(json.Number); ok && (fits("number", types) || fits("integer", types)) {
+		if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+			c.outOfRange = append(c.outOfRange, Failure{Path: path, Reason: "the number " + truncate(string(n), 40) + " is out of range; send a number a 64-bit float can hold"})
+		}
+	}
 	if !fits(k, types) {
 		if nv, kind, ok := convert(v, k, types); ok {
 			c.record(path, kind)

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,6 +60,41 @@ func TestCoerceFillsNothingByDefault(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.kinds, kinds2); diff != "" {
 				t.Errorf("CoerceAndValidateWith coercions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCoerceAndValidateNumberRange: a number no 64-bit float holds is refused, whatever
+// JSON Schema's arithmetic says of it.
+func TestCoerceAndValidateNumberRange(t *testing.T) {
+	v, err := schema.Compile(json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"x":{"type":"number"},"s":{"type":"string"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args string
+		want []schema.Failure // nil: valid
+	}{
+		{`{"n":1e20,"x":1.5e300}`, nil},
+		{`{"n":123456789012345678901234567890}`, nil},
+		{`{"n":1e400}`, []schema.Failure{{Path: "/n", Reason: "the number 1e400 is out of range; send a number a 64-bit float can hold"}}},
+		{`{"x":-1e400,"n":"x"}`, []schema.Failure{{Path: "/x", Reason: "the number -1e400 is out of range; send a number a 64-bit float can hold"},
+			{Path: "/n", Reason: "wrong type: expected integer, but got string"}}},
+		{`{"s":1e400}`, nil}, // a string is wanted: the number becomes its text
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			_, _, err := v.CoerceAndValidate(json.RawMessage(tt.args))
+			var got []schema.Failure
+			var ve *schema.ValidationError
+			if errors.As(err, &ve) {
+				got = ve.Failures
+			} else if err != nil {
+				t.Fatalf("error %v is not a *ValidationError", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("failures (-want +got):\n%s", diff)
 			}
 		})
 	}
