@@ -46,7 +46,7 @@ func TestExecuteComposioActions(t *testing.T) {
 		{name: "app not assigned", call: executor.Call{Name: "SLACK_SEND_MESSAGE", Arguments: json.RawMessage(`{"channel":"c","text":"t"}`)}, wantKind: executor.KindForbidden, contains: "not assigned app slack"},
 		{name: "connection not active", call: executor.Call{Name: "GITHUB_CREATE_AN_ISSUE", Arguments: json.RawMessage(`{"owner":"o","repo":"r","title":"t"}`)}, wantKind: executor.KindForbidden, contains: "is pending, not active"},
 		{name: "destructive action refused", call: executor.Call{Name: "GMAIL_DELETE_MESSAGE", Arguments: json.RawMessage(`{"message_id":"m"}`)}, wantKind: executor.KindNeedsConfirmation},
-		{name: "read-only action retried", call: executor.Call{Name: "GMAIL_FETCH_EMAILS", Arguments: json.RawMessage(`{"max_results":"5"}`)}, wantKind: executor.KindToolError, wantAttempts: 3},
+		{name: "read-only action retried", call: executor.Call{Name: "GMAIL_FETCH_EMAILS", Arguments: json.RawMessage(`{"max_results":"5"}`)}, wantKind: executor.KindTransient, wantAttempts: 3},
 		{name: "hallucinated action names real ones", call: executor.Call{Name: "GMAIL_SEND_MAIL"}, wantKind: executor.KindUnknownTool, contains: "GMAIL_SEND_EMAIL"},
 	}
 	for _, tt := range tests {
@@ -115,7 +115,7 @@ func TestExecuteLongSlugByFunctionName(t *testing.T) {
 		t.Fatal(err)
 	}
 	remote := &fakeRemote{}
-	ex := executor.New(executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{Apps: []string{"gmail"}}})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{Apps: []string{"gmail"}}})
 	defer ex.Close()
 	got := ex.Execute(context.Background(), executor.Call{Name: schema.FunctionName(long)})
 	if !got.OK || got.Tool != long {
@@ -125,7 +125,7 @@ func TestExecuteLongSlugByFunctionName(t *testing.T) {
 
 func TestExecuteScopeAppsWithoutAccess(t *testing.T) {
 	st := catalogStore(t)
-	ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: []string{"GitHub"}}})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: []string{"GitHub"}}})
 	defer ex.Close()
 	tests := []struct {
 		name string
@@ -154,7 +154,7 @@ func TestSuggestions(t *testing.T) {
 	if _, err := st.Apply(context.Background(), cache.Batch{Apps: []cache.App{{Slug: "slack"}}, Actions: acts}); err != nil {
 		t.Fatal(err)
 	}
-	ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}})
 	defer ex.Close()
 	tests := []struct {
 		name, call, first string

@@ -92,6 +92,34 @@ func (e *Executor) inspectArgs(args json.RawMessage, p *prepared) (out json.RawM
 	return args, stripped, unknown
 }
 
+// injectIdentity sets the identity parameters the schema declares and the host fills (see
+// registry.HostFilledParams): the user and entity ids from the scope. The model's values
+// were stripped already; a parameter with no value in the scope is left out.
+func (e *Executor) injectIdentity(args json.RawMessage, p *prepared, s Scope) json.RawMessage {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil {
+		return args
+	}
+	set := false
+	for _, k := range p.inject {
+		switch k {
+		case "user_id", "entity_id":
+			if id := s.userID(); id != "" {
+				m[k] = jsonString(id)
+				set = true
+			}
+		}
+	}
+	if !set {
+		return args
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
 // maxUnknownNotices bounds the notices about undeclared parameters in one result.
 const maxUnknownNotices = 5
 

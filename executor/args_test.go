@@ -73,7 +73,7 @@ func TestExecuteSendsOnlyWhatTheModelWrote(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			remote := &fakeRemote{}
-			ex := executor.New(executor.Config{Catalog: st, Remote: remote, FillDefaults: tt.fill, FillDefaultsFor: tt.fillFor})
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, FillDefaults: tt.fill, FillDefaultsFor: tt.fillFor})
 			defer ex.Close()
 			got := ex.Execute(context.Background(), tt.call)
 			if !got.OK {
@@ -126,7 +126,7 @@ func TestExecuteUnknownParameter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			remote := &fakeRemote{}
-			ex := executor.New(executor.Config{Catalog: st, Remote: remote})
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: remote})
 			defer ex.Close()
 			got := ex.Execute(context.Background(), tt.call)
 			if got.ErrorKind != tt.wantKind {

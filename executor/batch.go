@@ -15,7 +15,8 @@ type BatchOptions struct {
 	StopOnFailure bool
 	// OnResult, when set, is called with each result as soon as it is ready, one call at a
 	// time (never concurrently), in completion order. It must not block for long: it runs
-	// on a call's goroutine. Optional.
+	// on a call's goroutine. A panic in it is logged and does not affect the batch.
+	// Optional.
 	OnResult func(Result)
 }
 
@@ -33,7 +34,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []Call, opts BatchOpt
 		if opts.OnResult != nil {
 			mu.Lock()
 			defer mu.Unlock()
-			opts.OnResult(r)
+			e.guard(ctx, "BatchOptions.OnResult", r.Tool, func() { opts.OnResult(r) })
 		}
 	})
 	return results
@@ -56,7 +57,7 @@ func (e *Executor) runBatch(ctx context.Context, calls []Call, opts BatchOptions
 		seen[calls[i].ID] = i
 		runnable = append(runnable, i)
 	}
-	if e.sh.closed.Load() {
+	if e.lc.closed.Load() {
 		for _, i := range runnable {
 			deliver(i, failed(calls[i], KindClosed, "the executor is closed"))
 		}
@@ -178,16 +179,16 @@ func (r *Run) Cancel() { r.cancel() }
 // Run.Cancel is called, or when the executor is closed. The executor owns the run: Close
 // cancels it and waits for it. Background fails with ErrClosed after Close.
 func (e *Executor) Background(ctx context.Context, calls []Call, opts BatchOptions) (*Run, error) {
-	e.sh.runsMu.Lock()
-	if e.sh.closed.Load() {
-		e.sh.runsMu.Unlock()
+	e.lc.runsMu.Lock()
+	if e.lc.closed.Load() {
+		e.lc.runsMu.Unlock()
 		return nil, ErrClosed
 	}
-	e.sh.runs.Add(1)
-	e.sh.runsMu.Unlock()
+	e.lc.runs.Add(1)
+	e.lc.runsMu.Unlock()
 
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(e.sh.closeCtx, cancel)
+	stop := context.AfterFunc(e.lc.closeCtx, cancel)
 	run := &Run{
 		results: make([]Result, len(calls)),
 		ch:      make(chan Result, len(calls)),
@@ -195,7 +196,7 @@ func (e *Executor) Background(ctx context.Context, calls []Call, opts BatchOptio
 		cancel:  cancel,
 	}
 	go func() {
-		defer e.sh.runs.Done()
+		defer e.lc.runs.Done()
 		defer stop()
 		defer cancel()
 		var mu sync.Mutex
@@ -205,7 +206,7 @@ func (e *Executor) Background(ctx context.Context, calls []Call, opts BatchOptio
 			defer mu.Unlock()
 			run.ch <- r
 			if opts.OnResult != nil {
-				opts.OnResult(r)
+				e.guard(rctx, "BatchOptions.OnResult", r.Tool, func() { opts.OnResult(r) })
 			}
 		})
 		close(run.ch)

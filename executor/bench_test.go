@@ -21,7 +21,7 @@ func BenchmarkExecuteOverhead(b *testing.B) {
 	out := json.RawMessage(`{"ok":true}`)
 	reg.MustRegister(registry.ToolSpec{Name: "noop", Description: "No-op.", Parameters: json.RawMessage(echoSchema),
 		Run: func(context.Context, json.RawMessage) (json.RawMessage, error) { return out, nil }})
-	ex := executor.New(executor.Config{Registry: reg})
+	ex := mustNew(b, executor.Config{Registry: reg})
 	defer ex.Close()
 	call := executor.Call{ID: "c", Name: "noop", Arguments: json.RawMessage(`{"text":"hello","count":3}`)}
 	benchExecute(b, ex, call)
@@ -40,7 +40,7 @@ func BenchmarkBatchParallel(b *testing.B) {
 				return nil, ctx.Err()
 			}
 		}})
-	ex := executor.New(executor.Config{Registry: reg, MaxConcurrency: 16})
+	ex := mustNew(b, executor.Config{Registry: reg, MaxConcurrency: 16})
 	defer ex.Close()
 	ctx := context.Background()
 	calls := make([]executor.Call, 10)
@@ -81,7 +81,7 @@ func BenchmarkBatch10kLimit64(b *testing.B) {
 			time.Sleep(50 * time.Microsecond)
 			return json.RawMessage(`{}`), nil
 		}})
-	ex := executor.New(executor.Config{Registry: reg, MaxConcurrency: 64})
+	ex := mustNew(b, executor.Config{Registry: reg, MaxConcurrency: 64})
 	defer ex.Close()
 	calls := make([]executor.Call, 10_000)
 	for i := range calls {
@@ -116,7 +116,7 @@ func BenchmarkBatch10kLimit64(b *testing.B) {
 // access checks against a memory store and a no-op Remote.
 func BenchmarkExecuteActionOverhead(b *testing.B) {
 	st := catalogStore(b)
-	ex := executor.New(executor.Config{
+	ex := mustNew(b, executor.Config{
 		Catalog: st,
 		Remote: executor.RemoteFunc(func(context.Context, executor.RemoteRequest) (json.RawMessage, error) {
 			return json.RawMessage(`{"ok":true}`), nil

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -25,7 +24,7 @@ type prepared struct {
 	spec      registry.ToolSpec // platform tools
 	action    cache.Action      // Composio actions
 	validator *schema.Validator
-	props     map[string]bool // declared top-level properties
+	props     map[string]bool // declared top-level properties the model may write
 	required  []string
 	// closed is true when the schema refuses undeclared top-level properties; open is
 	// true when it declares its properties and lets others through (undeclared ones then
@@ -33,6 +32,11 @@ type prepared struct {
 	closed, open bool
 	// fill is true when missing arguments get their schema defaults.
 	fill bool
+	// retryTimeout is true when an attempt that timed out may be retried.
+	retryTimeout bool
+	// inject lists the identity parameters the schema declares that the executor fills
+	// from the scope (see registry.HostFilledParams).
+	inject []string
 	// key identifies the source the entry was built from, to rebuild it when it changes.
 	key any
 }
@@ -43,9 +47,12 @@ type actionKey struct {
 }
 
 // callState is shared by a call's goroutine and its watchdog; whichever finishes the call
-// first delivers the result.
+// first delivers the result. It is also the call's context: the caller's, carrying the
+// call for ScopeFrom (one allocation less than context.WithValue).
 type callState struct {
+	context.Context
 	call    Call
+	scope   *Scope // the executor's, which never changes
 	began   time.Time
 	deliver func(Result)
 	release func() // called once the call no longer occupies a concurrency slot
@@ -64,10 +71,23 @@ type callState struct {
 	connectionID string
 }
 
+// Value returns the call itself for scopeKey, and the caller's values otherwise.
+func (st *callState) Value(key any) any {
+	if _, ok := key.(scopeKey); ok {
+		return st
+	}
+	return st.Context.Value(key)
+}
+
 func (e *Executor) newState(ctx context.Context, call Call, deliver func(Result), release func()) (*callState, context.Context) {
-	st := &callState{call: call, began: time.Now(), deliver: deliver, release: release, tool: call.Name}
+	st := &callState{Context: ctx, call: call, scope: &e.cfg.Scope, began: time.Now(), deliver: deliver, release: release, tool: call.Name}
+	ctx = st
 	if e.cfg.Observer != nil {
-		ctx = e.cfg.Observer.CallStart(ctx, call)
+		e.guard(ctx, "Observer.CallStart", call.Name, func() {
+			if c := e.cfg.Observer.CallStart(ctx, call); c != nil {
+				ctx = c
+			}
+		})
 	}
 	return st, ctx
 }
@@ -114,7 +134,7 @@ func (e *Executor) complete(ctx context.Context, st *callState, res Result) {
 	res.Duration = time.Since(st.began)
 	e.logCall(ctx, res)
 	if e.cfg.Observer != nil {
-		e.cfg.Observer.CallEnd(ctx, st.call, res)
+		e.guard(ctx, "Observer.CallEnd", res.Tool, func() { e.cfg.Observer.CallEnd(ctx, st.call, res) })
 	}
 	st.deliver(res)
 }
@@ -132,11 +152,11 @@ func (e *Executor) abandon(parent context.Context, st *callState, gen int, timeo
 	st.mu.Unlock()
 	e.sh.abandoned.Add(1)
 	res := Result{Tool: tool, Attempts: attempts}
-	if parent.Err() != nil {
-		res.ErrorKind = KindCancelled
-		res.Error = fmt.Sprintf("%s was cancelled while running (%v); its outcome is unknown", tool, parent.Err())
+	if err := parent.Err(); err != nil {
+		res.ErrorKind, res.Err = KindCancelled, err
+		res.Error = fmt.Sprintf("%s was cancelled while running (%v); its outcome is unknown", tool, err)
 	} else {
-		res.ErrorKind = KindTimeout
+		res.ErrorKind, res.Err = KindTimeout, &timeoutError{tool: tool, timeout: timeout, err: context.DeadlineExceeded}
 		res.Error = fmt.Sprintf("%s did not finish within %v; its outcome is unknown", tool, timeout)
 	}
 	e.complete(parent, st, res)
@@ -146,8 +166,13 @@ func (e *Executor) abandon(parent context.Context, st *callState, gen int, timeo
 	}
 }
 
-// before runs the per-call steps up to the tool: resolve, arguments, validation, checks and
-// before-hooks. ok is false when res is the call's final result.
+// maxJSONDepth is the deepest nesting encoding/json reads.
+const maxJSONDepth = 10_000
+
+// before runs the per-call steps up to the tool, in this order: resolve the name; check
+// access (a refused call shows no schema); read the arguments, strip runtime-context and
+// identity keys and fill identity from the scope; coerce and validate; confirm a
+// destructive call; run the before-hooks. ok is false when out is the call's final result.
 func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args json.RawMessage, out Result, ok bool) {
 	call := st.call
 	defer func() {
@@ -158,7 +183,7 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 		}
 	}()
 	if err := ctx.Err(); err != nil {
-		return nil, nil, Result{ErrorKind: KindCancelled, Error: "cancelled before it started: " + err.Error()}, false
+		return nil, nil, Result{ErrorKind: KindCancelled, Error: "cancelled before it started: " + err.Error(), Err: err}, false
 	}
 
 	// 1. Resolve the name.
@@ -170,9 +195,15 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	st.mu.Lock()
 	st.tool = name
 	st.mu.Unlock()
-	out = Result{Tool: name}
+	out = Result{CallID: call.ID, Step: call.Step, Tool: name}
 
-	// 2. Arguments: size, JSON object, runtime-context keys.
+	// 2. Access: permission and capability.
+	if r, allowed := e.authorize(ctx, st, p); !allowed {
+		r.Tool = name
+		return nil, nil, r, false
+	}
+
+	// 3. Arguments: size, one JSON object; runtime-context and identity keys.
 	args = bytes.TrimSpace(call.Arguments)
 	if len(args) > e.cfg.MaxArgBytes {
 		out.ErrorKind = KindInvalidArguments
@@ -184,7 +215,11 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	}
 	if !json.Valid(args) {
 		out.ErrorKind = KindInvalidArguments
-		out.Error = fmt.Sprintf("arguments for %s are not valid JSON; send one JSON object. %s", name, p.usage())
+		if nestedDeeper(args, maxJSONDepth) {
+			out.Error = fmt.Sprintf("arguments for %s are nested more than %d levels deep, too deep to read; send one flat JSON object. %s", name, maxJSONDepth, p.usage())
+		} else {
+			out.Error = fmt.Sprintf("arguments for %s are not valid JSON; send one JSON object. %s", name, p.usage())
+		}
 		return nil, nil, out, false
 	}
 	if !jsonObject(args) {
@@ -194,16 +229,24 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	}
 	args, stripped, unknown := e.inspectArgs(args, p)
 	out.Stripped = stripped
+	if len(p.inject) > 0 {
+		args = e.injectIdentity(args, p, *st.scope)
+	}
 
-	// 3. Coerce and validate.
+	// 4. Coerce and validate.
 	args, coerced, err := checkArgs(p.validator, args, p.fill)
 	out.Coerced = coerced
+	if err == nil && p.spec.CheckArgs != nil {
+		if !e.guard(ctx, "ToolSpec.CheckArgs", name, func() { err = p.spec.CheckArgs(args) }) {
+			err = errors.New("its argument check failed")
+		}
+	}
 	if err != nil {
 		hints := ""
 		if p.closed && len(unknown) > 0 {
 			hints = "\n" + strings.Join(p.unknownNotices(unknown, false), "\n")
 		}
-		out.ErrorKind = KindInvalidArguments
+		out.ErrorKind, out.Err = KindInvalidArguments, err
 		out.Error = fmt.Sprintf("arguments for %s do not match its schema:%s%s\n%s Fix the arguments and call %s again.", name, failureText(err), hints, p.usage(), name)
 		return nil, nil, out, false
 	}
@@ -211,17 +254,28 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 		out.Notices = p.unknownNotices(unknown, true)
 	}
 
-	// 4. Permission and capability checks, again.
-	if r, allowed := e.authorize(ctx, st, p, args); !allowed {
-		r.Tool, r.Stripped, r.Coerced = name, out.Stripped, out.Coerced
-		return nil, nil, r, false
+	// 5. Confirmation of a destructive call.
+	tool := p.tool
+	tool.CallID = call.ID
+	if tool.Destructive {
+		if r, allowed := e.confirm(ctx, tool, args); !allowed {
+			r.Tool, r.Stripped, r.Coerced = name, out.Stripped, out.Coerced
+			return nil, nil, r, false
+		}
 	}
 
-	// 5. Before-hooks.
-	for _, h := range e.cfg.Before {
-		next, err := h(ctx, p.tool, args)
+	// 6. Before-hooks.
+	for i, h := range e.cfg.Before {
+		var next json.RawMessage
+		var err error
+		if !e.guard(ctx, "BeforeHook", name, func() { next, err = h(ctx, tool, args) }) {
+			out.ErrorKind = KindInternal
+			out.Error = fmt.Sprintf("%s was not run: a host hook failed; try again later", name)
+			out.Err = fmt.Errorf("executor: before-hook %d panicked", i)
+			return nil, nil, out, false
+		}
 		if err != nil {
-			out.ErrorKind = KindForbidden
+			out.ErrorKind, out.Err = KindForbidden, err
 			out.Error = fmt.Sprintf("%s was refused by a host policy: %v", name, err)
 			return nil, nil, out, false
 		}
@@ -232,34 +286,59 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	return p, args, out, true
 }
 
+// confirm asks the host's confirmation function about a destructive call.
+func (e *Executor) confirm(ctx context.Context, tool Tool, args json.RawMessage) (Result, bool) {
+	refused := func(why string, err error) (Result, bool) {
+		return Result{ErrorKind: KindNeedsConfirmation, Err: err, Error: fmt.Sprintf("%s is destructive and was not run: %s", tool.Name, why)}, false
+	}
+	if e.cfg.Confirm == nil {
+		return refused("it needs the user's confirmation", nil)
+	}
+	var ok bool
+	var err error
+	if !e.guard(ctx, "ConfirmFunc", tool.Name, func() { ok, err = e.cfg.Confirm(ctx, tool, args) }) {
+		return refused("the confirmation could not be asked", errors.New("executor: confirm function panicked"))
+	}
+	if err != nil {
+		return refused(err.Error(), err)
+	}
+	if !ok {
+		return refused("the user did not confirm it", nil)
+	}
+	return Result{}, true
+}
+
 // run runs the tool, the after-hooks and truncation.
 func (e *Executor) run(ctx context.Context, st *callState, p *prepared, args json.RawMessage, out Result) (res Result) {
 	defer func() {
 		if v := recover(); v != nil {
 			res = Result{Tool: p.tool.Name, ErrorKind: KindPanic,
 				Error: fmt.Sprintf("internal error after %s ran: %v", p.tool.Name, v), Attempts: out.Attempts}
-			e.log.Error("executor: panic in after-hook", "tool", p.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			e.log.Error("executor: panic after tool", "tool", p.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}()
-	// 6. Run.
+	// 7. Run.
 	data, attempts, err := e.runTool(ctx, st, p, args)
 	if st.isDone() {
 		return out // the watchdog delivered; finish ignores this
 	}
 	out.Attempts = attempts
 	if err != nil {
-		out.ErrorKind, out.Error = classify(ctx, p.tool.Name, err)
+		out.ErrorKind, out.Error = classify(ctx, p.tool, err)
+		out.Err = err
 	} else {
 		out.OK = true
 		out.Data = asJSON(data)
 	}
 
-	// 7. After-hooks.
+	// 8. After-hooks.
+	tool := p.tool
+	tool.CallID = st.call.ID
 	for _, h := range e.cfg.After {
-		h(ctx, p.tool, &out)
+		e.guard(ctx, "AfterHook", tool.Name, func() { h(ctx, tool, &out) })
 	}
 
-	// 8. Truncate.
+	// 9. Truncate.
 	if out.Data != nil {
 		out.Data, out.Truncated = Truncate(out.Data, e.cfg.MaxResultChars)
 	}
@@ -272,156 +351,30 @@ func (st *callState) isDone() bool {
 	return st.done
 }
 
-// toolPanic is a recovered panic from a tool.
-type toolPanic struct {
-	tool  string
-	value any
-}
-
-func (p *toolPanic) Error() string { return fmt.Sprintf("%s panicked: %v", p.tool, p.value) }
-
-// timeoutError is an attempt that ran out of time.
-type timeoutError struct {
-	tool    string
-	timeout time.Duration
-	err     error
-}
-
-func (t *timeoutError) Error() string {
-	return fmt.Sprintf("%s timed out after %v", t.tool, t.timeout)
-}
-func (t *timeoutError) Unwrap() error { return t.err }
-
-func (e *Executor) timeoutFor(p *prepared) time.Duration {
-	if d, ok := e.cfg.Timeouts[p.tool.Name]; ok && d > 0 {
-		return d
-	}
-	if p.spec.Timeout > 0 {
-		return p.spec.Timeout
-	}
-	return e.cfg.Timeout
-}
-
-// runTool runs the tool with a timeout per attempt and retries transient failures of
-// retryable tools.
-func (e *Executor) runTool(ctx context.Context, st *callState, p *prepared, args json.RawMessage) (json.RawMessage, int, error) {
-	timeout := e.timeoutFor(p)
-	retryable := (p.tool.ReadOnly || p.tool.Idempotent) && !p.tool.Destructive
-	maxAttempts := 1
-	if retryable {
-		maxAttempts = e.cfg.MaxAttempts
-	}
-	backoff := e.cfg.RetryBackoff
-	for attempt := 1; ; attempt++ {
-		out, err, abandoned := e.attempt(ctx, st, p, args, attempt, timeout)
-		if abandoned || err == nil {
-			return out, attempt, err
-		}
-		if attempt >= maxAttempts || ctx.Err() != nil || !e.transient(err) {
-			return nil, attempt, err
-		}
-		wait := backoff + time.Duration(rand.Int64N(int64(backoff)/2+1))
-		backoff *= 2
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, attempt, err
-		case <-t.C:
+// nestedDeeper reports whether the JSON text b nests arrays and objects more than limit
+// levels deep (brackets inside strings do not count).
+func nestedDeeper(b []byte, limit int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
 		}
 	}
-}
-
-func (e *Executor) attempt(ctx context.Context, st *callState, p *prepared, args json.RawMessage, n int, timeout time.Duration) (out json.RawMessage, err error, abandoned bool) {
-	actx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	st.mu.Lock()
-	st.gen++
-	gen := st.gen
-	st.running = true
-	st.attempts = n
-	st.mu.Unlock()
-	stop := context.AfterFunc(actx, func() {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		if st.done || !st.running || st.gen != gen {
-			return
-		}
-		st.timer = time.AfterFunc(e.cfg.AbandonGrace, func() { e.abandon(ctx, st, gen, timeout) })
-	})
-	out, err = e.invoke(actx, st, p, args)
-	stop()
-	st.mu.Lock()
-	st.running = false
-	if st.timer != nil {
-		st.timer.Stop()
-		st.timer = nil
-	}
-	abandoned = st.done
-	st.mu.Unlock()
-	if abandoned {
-		e.sh.abandoned.Add(-1)
-		return nil, nil, true
-	}
-	if err != nil && actx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-		err = &timeoutError{tool: p.tool.Name, timeout: timeout, err: err}
-	}
-	return out, err, false
-}
-
-// invoke runs the tool once, turning a panic into an error.
-func (e *Executor) invoke(ctx context.Context, st *callState, p *prepared, args json.RawMessage) (out json.RawMessage, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &toolPanic{tool: p.tool.Name, value: v}
-			e.log.Error("executor: tool panicked", "tool", p.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-		}
-	}()
-	if p.tool.Kind == registry.KindPlatform {
-		return p.spec.Run(ctx, args)
-	}
-	userID := e.cfg.Scope.UserID
-	if userID == "" {
-		userID = e.cfg.Scope.WorkspaceID
-	}
-	accountID := st.connectionID
-	if accountID == "" && e.cfg.Scope.WorkspaceID != "" && e.cfg.Catalog != nil {
-		if c, err := e.cfg.Catalog.Connection(ctx, e.cfg.Scope.WorkspaceID, p.action.App); err == nil {
-			accountID = c.ConnectionID
-		}
-	}
-	return e.cfg.Remote.ExecuteAction(ctx, p.action.Slug, args, userID, accountID, p.action.Version)
-}
-
-// transient reports whether err is worth retrying.
-func (e *Executor) transient(err error) bool {
-	if errors.Is(err, ErrTransient) || errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
-	var tmp interface{ Temporary() bool }
-	if errors.As(err, &tmp) && tmp.Temporary() {
-		return true
-	}
-	return e.cfg.IsTransient != nil && e.cfg.IsTransient(err)
-}
-
-// classify turns a tool error into a kind and a model-readable message.
-func classify(ctx context.Context, name string, err error) (ErrorKind, string) {
-	var tp *toolPanic
-	var te *timeoutError
-	switch {
-	case errors.As(err, &tp):
-		return KindPanic, fmt.Sprintf("%s failed with an internal error (it panicked: %v)", name, tp.value)
-	case errors.As(err, &te):
-		return KindTimeout, te.Error() + "; try again later or with a smaller request"
-	case ctx.Err() != nil:
-		return KindCancelled, fmt.Sprintf("%s was cancelled: %v", name, ctx.Err())
-	}
-	msg := err.Error()
-	if len(msg) > 2000 {
-		msg = msg[:2000] + "…"
-	}
-	return KindToolError, fmt.Sprintf("%s failed: %s", name, msg)
+	return false
 }
 
 // asJSON returns data when it is JSON and a JSON string of it otherwise.
@@ -495,18 +448,24 @@ func failureText(err error) string {
 
 // newPrepared builds the entry of a tool from its compiled validator: the schema facts the
 // pipeline needs.
-func (e *Executor) newPrepared(t Tool, v *schema.Validator) *prepared {
+func (e *Executor) newPrepared(t Tool, v *schema.Validator, hostFilled []string, retryTimeout bool) *prepared {
 	p := &prepared{tool: t, validator: v}
 	root := v.Schema()
 	p.props = make(map[string]bool, len(root.Properties))
 	for k := range root.Properties {
+		if slices.Contains(hostFilled, k) {
+			p.inject = append(p.inject, k)
+			continue
+		}
 		p.props[k] = true
 	}
+	slices.Sort(p.inject)
 	p.required = root.Required
 	ap := root.AdditionalProperties
 	p.closed = ap != nil && ap.Bool != nil && !*ap.Bool
 	_, patterns := root.Extra["patternProperties"]
 	p.open = root.Properties != nil && !p.closed && !patterns && (ap == nil || ap.Bool != nil)
 	p.fill = (e.cfg.FillDefaults || slices.Contains(e.cfg.FillDefaultsFor, t.Name)) && !updates(t)
+	p.retryTimeout = retryTimeout || slices.Contains(e.cfg.RetryTimeouts, t.Name)
 	return p
 }

@@ -51,7 +51,7 @@ func TestRealCatalog(t *testing.T) {
 	ctx := context.Background()
 	st, acts := loadCatalog(t)
 	t.Logf("%d actions imported", len(acts))
-	ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}, Confirm: func(context.Context, executor.Tool, json.RawMessage) (bool, error) { return true, nil }})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Confirm: func(context.Context, executor.Tool, json.RawMessage) (bool, error) { return true, nil }})
 	defer ex.Close()
 	step := max(1, len(acts)/1500)
 	var calls []executor.Call
@@ -122,7 +122,7 @@ func TestCatalogSendsOnlyWhatWasWritten(t *testing.T) {
 	allow := func(context.Context, executor.Tool, json.RawMessage) (bool, error) { return true, nil }
 	for _, fill := range []bool{false, true} {
 		remote := &fakeRemote{}
-		ex := executor.New(executor.Config{Catalog: st, Remote: remote, Confirm: allow, FillDefaults: fill, MaxResultChars: -1})
+		ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, Confirm: allow, FillDefaults: fill, MaxResultChars: -1})
 		results := ex.ExecuteBatch(ctx, calls, executor.BatchOptions{})
 		ex.Close()
 		for i, r := range results {

@@ -5,33 +5,50 @@
 // Every call goes through the same pipeline, in this order:
 //
 //  1. the name is resolved; an unknown or hallucinated name becomes an error result that
-//     names the closest real tools;
-//  2. runtime-context keys (threadId, resourceId, memory, …) are stripped from the arguments
-//     unless the tool's schema declares them;
-//  3. the arguments are coerced and validated against the tool's schema; a failure becomes a
-//     result the model can read and correct, not a Go error. Coercion repairs only values
-//     the model wrote: no schema default is sent unless the host opts in (FillDefaults),
-//     and never to an action that updates stored data. An argument the schema does not
-//     declare is sent on an open schema, with a notice for the model naming the closest
-//     declared parameter, and refused on a closed one;
-//  4. permission and capability checks run again (an app the agent may not use is refused; a
-//     destructive action is refused unless the host's confirmation hook allows it);
-//  5. before-hooks may rewrite the arguments;
-//  6. the tool runs, with a timeout, retries for read-only or idempotent tools only, and a
-//     recovered panic reported as an error result naming the tool;
-//  7. after-hooks see the result;
-//  8. the result is truncated, keeping it valid JSON and its structure (10,000 characters by
-//     default).
+//     names the closest real tools the agent may call;
+//  2. access is checked: the agent's permission (Config.Access; an executor for an agent
+//     needs one, registry.AllowAll when the host trusts its own selection) and the
+//     intent's capabilities. A refused call says why and never shows the tool's schema;
+//  3. the arguments are read (size, one JSON object; too deep is said so). Runtime-context
+//     keys of agent frameworks (threadId, run_manager, …) and identity keys (user_id,
+//     entity_id, connected_account_id, workspace_id, agent_id) are stripped unless the
+//     tool's schema declares them as its own data: identity is the host's alone, sent
+//     beside the arguments, and Composio's own actions get the scope's user in place of
+//     the model's;
+//  4. the arguments are coerced and validated against the tool's schema; a failure becomes
+//     a result the model can read and correct, not a Go error. Coercion repairs only
+//     values the model wrote: no schema default is sent unless the host opts in
+//     (FillDefaults), and never to an action that updates stored data. An argument the
+//     schema does not declare is sent on an open schema, with a notice for the model
+//     naming the closest declared parameter, and refused on a closed one;
+//  5. a destructive call is run only when the host's confirmation function allows it;
+//  6. before-hooks may rewrite the arguments or refuse the call;
+//  7. the tool runs, with a timeout per attempt and a deadline for the whole call. Only
+//     read-only or idempotent tools are retried, on transient failures (timeouts only when
+//     the tool opts in), honouring the wait a service asks for; the executor's retries are
+//     the call's only ones (a Remote that can send once, as *composio.Client can, is asked
+//     to). A panic is an error result naming the tool;
+//  8. after-hooks see the result;
+//  9. the result is truncated, keeping it valid JSON and its structure (10,000 characters
+//     by default).
+//
+// A failed call's Result has a kind to branch on (rate_limited, transient, auth_required,
+// not_found, invalid_arguments, forbidden, timeout, tool_error, …), a sentence for the
+// model without request paths or ids, and Err, the Go error behind it (a
+// *composio.APIError, a context error, a *schema.ValidationError, …); ForUI and the log
+// record keep the whole reason. Host callbacks (Observer, hooks, the confirmation function,
+// BatchOptions.OnResult) that panic are recovered and logged. Tools, hooks and the
+// confirmation function find the call's scope with ScopeFrom(ctx).
 //
 // ExecuteBatch runs calls that share a step in parallel, bounded by the executor's
 // concurrency limit, and steps in ascending order; results come back in the order of the
 // calls. Background starts a batch and returns at once; the executor owns the run until it
-// finishes, and Close cancels and waits for every run it owns.
+// finishes, and Close cancels and waits for every run it owns. WithScope derives an
+// executor for another agent that shares the resources but closes on its own.
 //
 // Composio actions run through Config.Remote. Its one method uses only standard-library
-// types, so a *composio.Client is a Remote as it is; a transient platform failure (429,
-// 5xx: the client's errors report it with a Temporary method) is retried for read-only or
-// idempotent actions, and a tool that ran and failed is an error result for the model.
+// types, so a *composio.Client is a Remote as it is; the executor reads what it needs of
+// the client's errors through small interfaces (see Remote).
 //
 // Results can be rendered for the model (Result.ForModel), for a user interface
 // (Result.ForUI) or as a standard envelope (Result.Envelope).

@@ -3,6 +3,7 @@ package executor_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,7 +30,11 @@ func weatherRegistry() *registry.Registry {
 }
 
 func ExampleExecutor_Execute() {
-	ex := executor.New(executor.Config{Registry: weatherRegistry()})
+	ex, err := executor.New(executor.Config{Registry: weatherRegistry()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer ex.Close()
 	ctx := context.Background()
 
@@ -51,8 +56,32 @@ func ExampleExecutor_Execute() {
 	// get_weather takes: city (required), days. Fix the arguments and call get_weather again.
 }
 
+func ExampleNew() {
+	// An executor for an agent checks the agent's permissions before anything else about a
+	// call, so it needs an Access.
+	_, err := executor.New(executor.Config{Registry: weatherRegistry(), Scope: executor.Scope{AgentID: 7}})
+	fmt.Println(errors.Is(err, executor.ErrInvalidConfig))
+
+	// A host that checked permissions when it chose the tools says so explicitly.
+	ex, err := executor.New(executor.Config{Registry: weatherRegistry(), Scope: executor.Scope{AgentID: 7}, Access: registry.AllowAll()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ex.Close()
+	res := ex.Execute(context.Background(), executor.Call{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)})
+	fmt.Println(res.OK)
+	// Output:
+	// true
+	// true
+}
+
 func ExampleExecutor_ExecuteBatch() {
-	ex := executor.New(executor.Config{Registry: weatherRegistry()})
+	ex, err := executor.New(executor.Config{Registry: weatherRegistry()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer ex.Close()
 	calls := []executor.Call{
 		{ID: "b", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Step: 2},
@@ -70,7 +99,11 @@ func ExampleExecutor_ExecuteBatch() {
 }
 
 func ExampleExecutor_Background() {
-	ex := executor.New(executor.Config{Registry: weatherRegistry()})
+	ex, err := executor.New(executor.Config{Registry: weatherRegistry()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer ex.Close() // cancels and waits for unfinished runs
 	run, err := ex.Background(context.Background(), []executor.Call{
 		{ID: "1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Kyiv"}`)},
@@ -108,7 +141,12 @@ func ExampleExecutor_RunStep() {
 		return json.RawMessage(`{"sent":true}`), nil
 	})
 	resolver, _ := registry.NewResolver(registry.ResolverConfig{Store: st})
-	ex := executor.New(executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{AgentID: 1, Apps: []string{"gmail"}}})
+	ex, err := executor.New(executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{AgentID: 1, Apps: []string{"gmail"}},
+		Access: registry.NewAccess(registry.AccessConfig{Store: st})})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer ex.Close()
 
 	llm := executortest.NewScriptedLLM(
@@ -137,10 +175,14 @@ func ExampleNewRouter() {
 		Actions: []cache.Action{{App: "hackernews", Slug: "HACKERNEWS_GET_TOP_STORIES", DisplayName: "Get top stories",
 			Description: "Get the top stories on Hacker News.", Parameters: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}}}`)}},
 	})
-	inner := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Apps: []string{"hackernews"}},
+	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Apps: []string{"hackernews"}},
 		Remote: executor.RemoteFunc(func(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
 			return json.RawMessage(`{"stories":["Go 1.26 released"]}`), nil
 		})})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer inner.Close()
 	router, _ := executor.NewRouter(inner, executor.RouterConfig{Hints: st})
 
@@ -152,7 +194,11 @@ func ExampleNewRouter() {
 	for _, f := range reg.Functions() {
 		fmt.Println(f.Name)
 	}
-	outer := executor.New(executor.Config{Registry: reg})
+	outer, err := executor.New(executor.Config{Registry: reg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer outer.Close()
 	r := outer.Execute(ctx, executor.Call{Name: "search_tools", Arguments: json.RawMessage(`{"use_case":"top hacker news stories"}`)})
 	var found struct {

@@ -3,8 +3,10 @@ package executor
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -27,11 +29,19 @@ const (
 )
 
 // DefaultStripKeys returns the runtime-context keys that agent frameworks inject into tool
-// arguments and that tools never expect (threadId, resourceId, memory, and the rest of what
-// Mastra-style runtimes add). A key is only stripped when the tool's schema
-// does not declare it as a property.
+// arguments and that tools never expect: Mastra's (threadId, resourceId, memory,
+// runtimeContext, runId, tracingContext, writer, mastra), LangChain's (run_manager,
+// callbacks, tool_call_id), the Vercel AI SDK's (toolCallId, abortSignal,
+// experimental_context) and AutoGen's (cancellation_token). A key is only stripped when
+// the tool's schema does not declare it as a property. Identity keys
+// (registry.IdentityKeys) are stripped whatever this list holds.
 func DefaultStripKeys() []string {
-	return []string{"threadId", "resourceId", "memory", "runtimeContext", "runId", "tracingContext", "writer", "mastra"}
+	return []string{
+		"threadId", "resourceId", "memory", "runtimeContext", "runId", "tracingContext", "writer", "mastra",
+		"run_manager", "callbacks", "tool_call_id",
+		"toolCallId", "abortSignal", "experimental_context",
+		"cancellation_token",
+	}
 }
 
 // Catalog is what the executor reads from the catalogue to run Composio actions.
@@ -43,12 +53,13 @@ type Catalog interface {
 }
 
 // Scope is who the calls are made for. It is fixed per Executor; WithScope derives an
-// executor for another agent or workspace that shares everything else. It is a plain value, safe to copy and to read from several goroutines.
+// executor for another agent or workspace that shares everything else. It is a plain value,
+// safe to copy and to read from several goroutines.
 type Scope struct {
 	AgentID     int64
 	WorkspaceID string
-	// Apps, when set, replaces the agent's app assignments for access checks; without an
-	// access checker, actions of other apps are refused.
+	// Apps, when set, replaces the agent's app assignments for access checks; with
+	// registry.AllowAll, or without an access checker, actions of other apps are refused.
 	Apps []string
 	// UserID is the Composio user (entity) id. Optional. Defaults to WorkspaceID.
 	UserID string
@@ -62,19 +73,47 @@ func (s Scope) subject() registry.Subject {
 	return registry.Subject{AgentID: s.AgentID, WorkspaceID: s.WorkspaceID, Apps: s.Apps}
 }
 
-// Config configures an Executor. Every field is optional. It is copied by the constructor; changing it afterwards has no effect.
-// The values it points to (Registry, Catalog, Remote, Access, hooks) must be safe for
-// concurrent use.
+// userID is the Composio user the calls run for.
+func (s Scope) userID() string {
+	if s.UserID != "" {
+		return s.UserID
+	}
+	return s.WorkspaceID
+}
+
+// scopeKey carries the call's scope in the context tools, hooks and observers get.
+type scopeKey struct{}
+
+// ScopeFrom returns the scope of the call a context belongs to: the context a platform
+// tool's Run, a hook, the confirmation function and an Observer's CallEnd receive carries
+// it. ok is false for any other context.
+func ScopeFrom(ctx context.Context) (s Scope, ok bool) {
+	st, ok := ctx.Value(scopeKey{}).(*callState)
+	if !ok {
+		return Scope{}, false
+	}
+	return *st.scope, true
+}
+
+// Config configures an Executor. Every field is optional, except that an executor for an
+// agent needs an Access. It is copied by the constructor; changing it afterwards has no
+// effect. The values it points to (Registry, Catalog, Remote, Access, hooks) must be safe
+// for concurrent use.
 type Config struct {
 	// Registry holds the platform tools. Optional: without it only Composio actions run.
 	Registry *registry.Registry
 	// Catalog holds the Composio actions. Optional: without it every non-platform name is
 	// unknown.
 	Catalog Catalog
-	// Remote runs Composio actions. Optional: without it actions are refused.
+	// Remote runs Composio actions. Optional: without it actions are refused. When it
+	// also has the method ExecuteActionOnce (as *composio.Client does), the executor calls
+	// that for the actions it retries itself, so that one call has one retry budget.
 	Remote Remote
-	// Access checks permissions at execution. Optional: nil skips permission checks (the
-	// host checked at selection time and trusts it).
+	// Access checks permissions at execution, before anything else about a call. Required
+	// when Scope.AgentID is set: New fails without it. A host that checked permissions at
+	// selection time and trusts that check passes registry.AllowAll() explicitly. Nil, for
+	// an executor without an agent, allows every active platform tool and the actions of
+	// Scope.Apps (of every app when it is empty).
 	Access *registry.Access
 	// Scope is who the calls are made for.
 	Scope Scope
@@ -85,10 +124,12 @@ type Config struct {
 	After  []AfterHook
 	// Observer sees every call. Optional.
 	Observer Observer
-	// Logger gets one record per call with structured attributes. Optional: nil is silent.
+	// Logger gets one record per call with structured attributes, and a record for every
+	// host callback that panicked. Optional: nil is silent.
 	Logger *slog.Logger
 	// StripKeys are the runtime-context keys removed from arguments. Optional: nil uses
-	// DefaultStripKeys; an empty non-nil slice strips nothing.
+	// DefaultStripKeys; an empty non-nil slice strips none of them (identity keys are
+	// stripped whatever this list holds).
 	StripKeys []string
 	// FillDefaults fills every missing argument that has a schema default with that
 	// default before the tool runs, for every tool and action except those that update
@@ -111,16 +152,28 @@ type Config struct {
 	Timeout time.Duration
 	// Timeouts overrides Timeout per tool or action name. Optional.
 	Timeouts map[string]time.Duration
+	// CallTimeout bounds a whole call: every attempt and the waits between them. An
+	// attempt gets what is left of it when that is less than its own timeout, and no wait
+	// begins that would use it up. Optional. Defaults to twice the tool's attempt timeout
+	// (two minutes at the default), or, for a tool whose timeouts are retried, enough for
+	// MaxAttempts attempts and the waits between them.
+	CallTimeout time.Duration
 	// MaxAttempts bounds attempts of retryable tools. Optional. Defaults to
 	// DefaultMaxAttempts; 1 disables retries.
 	MaxAttempts int
-	// RetryBackoff is the wait before the first retry, doubled each time. Optional.
-	// Defaults to DefaultRetryBackoff.
+	// RetryBackoff is the wait before the first retry, doubled each time; a longer wait
+	// the service asks for (a Retry-After) is honoured. Optional. Defaults to
+	// DefaultRetryBackoff.
 	RetryBackoff time.Duration
+	// RetryTimeouts names the tools and actions whose attempts that time out are retried
+	// like other transient failures (platform tools opt in with ToolSpec.RetryTimeout
+	// too). Optional: by default a timeout ends the call.
+	RetryTimeouts []string
 	// IsTransient adds to the built-in transient-error test. Optional.
 	IsTransient func(error) bool
-	// MaxConcurrency bounds the calls running at once across the executor (batches and
-	// background runs share it). Optional. Defaults to DefaultConcurrency.
+	// MaxConcurrency bounds the calls running at once across the executor and the
+	// executors derived from it with WithScope (batches and background runs share it).
+	// Optional. Defaults to DefaultConcurrency.
 	MaxConcurrency int
 	// AbandonGrace is how long a tool may keep running after its timeout or cancellation
 	// before the executor reports the call and stops waiting for it. Optional. Defaults to
@@ -128,14 +181,10 @@ type Config struct {
 	AbandonGrace time.Duration
 }
 
-// shared is what executors derived with WithScope have in common.
-type shared struct {
+// pool is what executors derived with WithScope share: the concurrency limit, the compiled
+// tools and the suggestion index.
+type pool struct {
 	sem       chan struct{}
-	closed    atomic.Bool
-	closeCtx  context.Context
-	closeFn   context.CancelFunc
-	runs      sync.WaitGroup
-	runsMu    sync.Mutex // guards runs.Add against Close's Wait
 	abandoned atomic.Int64
 	prepared  sync.Map     // name -> *prepared
 	actions   atomic.Int64 // action entries in prepared
@@ -144,17 +193,38 @@ type shared struct {
 	analyzer func() *text.Analyzer
 }
 
-// Executor runs tool calls. It is safe for concurrent use. Background runs belong to the
-// executor until they finish; call Close to cancel and wait for them.
-type Executor struct {
-	cfg   Config
-	strip map[string]struct{}
-	log   *slog.Logger
-	sh    *shared
+// lifecycle is what each executor owns alone: its background runs and its closed state.
+type lifecycle struct {
+	closed   atomic.Bool
+	closeCtx context.Context
+	closeFn  context.CancelFunc
+	runs     sync.WaitGroup
+	runsMu   sync.Mutex // guards runs.Add against Close's Wait
 }
 
-// New returns an Executor over cfg.
-func New(cfg Config) *Executor {
+func newLifecycle() *lifecycle {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &lifecycle{closeCtx: ctx, closeFn: cancel}
+}
+
+// Executor runs tool calls. It is safe for concurrent use. Background runs belong to the
+// executor that started them until they finish; call Close to cancel and wait for them.
+type Executor struct {
+	cfg      Config
+	strip    map[string]struct{} // runtime-context and identity keys
+	allowAll *registry.Access    // the checker when cfg.Access is nil
+	log      *slog.Logger
+	sh       *pool
+	lc       *lifecycle
+}
+
+// New returns an Executor over cfg. It fails with an error wrapping ErrInvalidConfig when
+// cfg.Scope names an agent (AgentID not 0) and cfg.Access is nil: pass registry.AllowAll()
+// to allow everything on purpose.
+func New(cfg Config) (*Executor, error) {
+	if cfg.Access == nil && cfg.Scope.AgentID != 0 {
+		return nil, fmt.Errorf("%w: scope names agent %d but Access is nil; pass a registry.Access, or registry.AllowAll() to skip permission checks on purpose", ErrInvalidConfig, cfg.Scope.AgentID)
+	}
 	if cfg.MaxResultChars == 0 {
 		cfg.MaxResultChars = DefaultMaxResultChars
 	}
@@ -180,38 +250,48 @@ func New(cfg Config) *Executor {
 	if keys == nil {
 		keys = DefaultStripKeys()
 	}
-	strip := make(map[string]struct{}, len(keys))
+	strip := make(map[string]struct{}, len(keys)+5)
 	for _, k := range keys {
 		strip[k] = struct{}{}
 	}
-	cfg.FillDefaultsFor = slices.Clone(cfg.FillDefaultsFor)
+	for _, k := range registry.IdentityKeys() {
+		strip[k] = struct{}{}
+	}
 	cfg.Timeouts = maps.Clone(cfg.Timeouts)
 	cfg.Before = slices.Clone(cfg.Before)
 	cfg.After = slices.Clone(cfg.After)
+	cfg.FillDefaultsFor = slices.Clone(cfg.FillDefaultsFor)
+	cfg.RetryTimeouts = slices.Clone(cfg.RetryTimeouts)
+	cfg.Scope.Apps = slices.Clone(cfg.Scope.Apps)
+	cfg.Scope.Capabilities = slices.Clone(cfg.Scope.Capabilities)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	return &Executor{
-		cfg:   cfg,
-		strip: strip,
-		log:   log,
-		sh: &shared{
+		cfg:      cfg,
+		strip:    strip,
+		allowAll: registry.AllowAll(),
+		log:      log,
+		sh: &pool{
 			sem:      make(chan struct{}, cfg.MaxConcurrency),
-			closeCtx: ctx,
-			closeFn:  cancel,
 			analyzer: sync.OnceValue(text.New),
 		},
-	}
+		lc: newLifecycle(),
+	}, nil
 }
 
-// WithScope returns an executor for another agent or workspace that shares e's registry,
-// catalogue, hooks, concurrency limit, background runs and lifecycle: closing either closes
-// both.
+// WithScope returns an executor for another agent or workspace. It shares e's registry,
+// catalogue, checks, hooks, compiled schemas and concurrency limit, but has a lifecycle of
+// its own: its Close cancels and waits for the background runs started through it, and
+// neither closing it nor closing e affects the other. Calls of a child whose scope names
+// an agent while e has no Access are refused with KindForbidden, as New would refuse it.
 func (e *Executor) WithScope(s Scope) *Executor {
 	cp := *e
+	s.Apps = slices.Clone(s.Apps)
+	s.Capabilities = slices.Clone(s.Capabilities)
 	cp.cfg.Scope = s
+	cp.lc = newLifecycle()
 	return &cp
 }
 
@@ -221,25 +301,28 @@ func (e *Executor) Scope() Scope { return e.cfg.Scope }
 // Registry returns the executor's platform-tool registry (nil when none is configured).
 func (e *Executor) Registry() *registry.Registry { return e.cfg.Registry }
 
-// Close cancels every background run, waits for them to deliver their results, and makes
-// later Background calls fail with ErrClosed and later Execute calls return KindClosed
-// results. Close is idempotent and returns nil.
+// Close cancels every background run started through this executor, waits for them to
+// deliver their results, and makes later Background calls fail with ErrClosed and later
+// Execute calls return KindClosed results. Executors derived with WithScope, and the one
+// this was derived from, are not affected. Close is idempotent and returns nil.
 func (e *Executor) Close() error {
-	e.sh.runsMu.Lock()
-	e.sh.closed.Store(true)
-	e.sh.runsMu.Unlock()
-	e.sh.closeFn()
-	e.sh.runs.Wait()
+	e.lc.runsMu.Lock()
+	e.lc.closed.Store(true)
+	e.lc.runsMu.Unlock()
+	e.lc.closeFn()
+	e.lc.runs.Wait()
 	return nil
 }
 
-// Wait blocks until every background run started so far has delivered all its results.
+// Wait blocks until every background run started so far through this executor has
+// delivered all its results.
 func (e *Executor) Wait() {
-	e.sh.runs.Wait()
+	e.lc.runs.Wait()
 }
 
 // Abandoned returns how many tool goroutines are still running after the executor stopped
-// waiting for them (tools that ignore their context). It returns to zero as they return.
+// waiting for them (tools that ignore their context), across the executors that share its
+// concurrency limit. It returns to zero as they return.
 func (e *Executor) Abandoned() int { return int(e.sh.abandoned.Load()) }
 
 // Execute runs one call and returns its result. It never returns a Go error: every failure,
@@ -248,7 +331,7 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	if call.ID == "" {
 		call.ID = "call_0"
 	}
-	if e.sh.closed.Load() {
+	if e.lc.closed.Load() {
 		return failed(call, KindClosed, "the executor is closed")
 	}
 	// The checks run on the caller's goroutine (its stack is warm); only the tool runs on
@@ -263,7 +346,7 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	select {
 	case e.sh.sem <- struct{}{}:
 	case <-ctx.Done():
-		e.finish(cctx, st, Result{Tool: out.Tool, ErrorKind: KindCancelled, Error: "cancelled before it started: " + ctx.Err().Error()})
+		e.finish(cctx, st, Result{Tool: out.Tool, ErrorKind: KindCancelled, Error: "cancelled before it started: " + ctx.Err().Error(), Err: ctx.Err()})
 		return res
 	}
 	ch := make(chan Result, 1)
@@ -282,7 +365,9 @@ func failed(call Call, kind ErrorKind, msg string) Result {
 	return Result{CallID: call.ID, Tool: call.Name, Step: call.Step, ErrorKind: kind, Error: msg}
 }
 
-// logCall writes the per-call record.
+// logCall writes the per-call record. A failure's record carries the whole reason: the
+// model's text, and the underlying error with what the model is not shown (the request's
+// path, a request id).
 func (e *Executor) logCall(ctx context.Context, r Result) {
 	level := slog.LevelInfo
 	if !r.OK {
@@ -305,9 +390,25 @@ func (e *Executor) logCall(ctx context.Context, r Result) {
 		attrs = append(attrs, slog.String("workspace_id", e.cfg.Scope.WorkspaceID))
 	}
 	if !r.OK {
-		attrs = append(attrs, slog.String("error_kind", string(r.ErrorKind)), slog.String("error", firstLine(r.Error)))
+		attrs = append(attrs, slog.String("error_kind", string(r.ErrorKind)), slog.String("error", r.Error))
+		if r.Err != nil {
+			attrs = append(attrs, slog.String("cause", r.Err.Error()))
+		}
 	}
 	e.log.LogAttrs(ctx, level, "executor: call", attrs...)
+}
+
+// guard runs a host callback, recovering and logging a panic; it reports whether fn
+// returned normally.
+func (e *Executor) guard(ctx context.Context, what, tool string, fn func()) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			ok = false
+			e.log.ErrorContext(ctx, "executor: host callback panicked", "callback", what, "tool", tool, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		}
+	}()
+	fn()
+	return true
 }
 
 // jsonObject reports whether b holds a JSON object.

@@ -122,7 +122,21 @@ func newExec(f *fixture, mod func(*executor.Config)) *executor.Executor {
 	if mod != nil {
 		mod(&cfg)
 	}
-	return executor.New(cfg)
+	ex, err := executor.New(cfg)
+	if err != nil {
+		panic(err) // the tests' own configurations are valid
+	}
+	return ex
+}
+
+// mustNew is executor.New for configurations a test knows to be valid.
+func mustNew(t testing.TB, cfg executor.Config) *executor.Executor {
+	t.Helper()
+	ex, err := executor.New(cfg)
+	if err != nil {
+		t.Fatalf("executor.New: %v", err)
+	}
+	return ex
 }
 
 // checkGoroutines fails the test when the goroutine count has not returned to base.

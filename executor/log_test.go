@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/registry"
 )
 
 func TestLogAttributes(t *testing.T) {
@@ -20,6 +21,7 @@ func TestLogAttributes(t *testing.T) {
 	ex := newExec(f, func(c *executor.Config) {
 		c.Logger = log
 		c.Scope = executor.Scope{AgentID: 5, WorkspaceID: "ws"}
+		c.Access = registry.AllowAll()
 	})
 	defer ex.Close()
 	ex.Execute(context.Background(), executor.Call{ID: "ok", Name: "echo", Arguments: json.RawMessage(`{"text":"secret-ish"}`)})
@@ -33,16 +35,16 @@ func TestLogAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var keys []string
-	for _, k := range []string{"tool", "call_id", "step", "ok", "duration", "attempts", "truncated", "agent_id", "workspace_id", "error_kind", "error"} {
+	for _, k := range []string{"tool", "call_id", "step", "ok", "duration", "attempts", "truncated", "agent_id", "workspace_id", "error_kind", "error", "cause"} {
 		if _, ok := rec[k]; ok {
 			keys = append(keys, k)
 		}
 	}
-	want := []string{"tool", "call_id", "step", "ok", "duration", "attempts", "truncated", "agent_id", "workspace_id", "error_kind", "error"}
+	want := []string{"tool", "call_id", "step", "ok", "duration", "attempts", "truncated", "agent_id", "workspace_id", "error_kind", "error", "cause"}
 	if diff := cmp.Diff(want, keys); diff != "" {
 		t.Errorf("attributes (-want +got):\n%s", diff)
 	}
-	if rec["tool"] != "fail" || rec["error_kind"] != "tool_error" {
+	if rec["tool"] != "fail" || rec["error_kind"] != "tool_error" || rec["cause"] != "the service said no" {
 		t.Errorf("record %v", rec)
 	}
 	if strings.Contains(buf.String(), "secret-ish") {

@@ -69,15 +69,23 @@ func TestRemoteErrorsAndRetries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			remote := &scriptedRemote{err: tt.err, failures: tt.failures}
-			ex := executor.New(executor.Config{Catalog: st, Remote: remote, RetryBackoff: time.Millisecond,
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, RetryBackoff: time.Millisecond,
 				Scope: executor.Scope{WorkspaceID: "ws1", Apps: []string{"gmail"}}})
 			defer ex.Close()
 			got := ex.Execute(context.Background(), tt.call)
 			if got.OK != tt.wantOK || got.Attempts != tt.wantAttempts {
 				t.Errorf("OK, attempts = %v, %d; want %v, %d (%s)", got.OK, got.Attempts, tt.wantOK, tt.wantAttempts, got.Error)
 			}
-			if !tt.wantOK && (got.ErrorKind != executor.KindToolError || !strings.Contains(got.Error, tt.err.Error())) {
-				t.Errorf("kind, error = %q, %q; want %q naming %q", got.ErrorKind, got.Error, executor.KindToolError, tt.err)
+			wantKind := executor.KindToolError
+			var tmp temporaryError
+			if errors.As(tt.err, &tmp) && tmp.temporary {
+				wantKind = executor.KindTransient
+			}
+			if !tt.wantOK && (got.ErrorKind != wantKind || !strings.Contains(got.Error, "upstream said no") && !strings.Contains(got.Error, tt.err.Error())) {
+				t.Errorf("kind, error = %q, %q; want %q naming %q", got.ErrorKind, got.Error, wantKind, tt.err)
+			}
+			if !tt.wantOK && !errors.Is(got.Err, tt.err) {
+				t.Errorf("Err = %v, want the remote's error %v", got.Err, tt.err)
 			}
 			if remote.calls != tt.wantAttempts {
 				t.Errorf("remote called %d times, want %d", remote.calls, tt.wantAttempts)
@@ -127,7 +135,7 @@ func TestComposioClientAsRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex := executor.New(executor.Config{Catalog: st, Remote: client, RetryBackoff: time.Millisecond,
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: client, RetryBackoff: time.Millisecond,
 		Scope: executor.Scope{WorkspaceID: "ws1", Apps: []string{"gmail"}}})
 	defer ex.Close()
 
@@ -138,6 +146,7 @@ func TestComposioClientAsRemote(t *testing.T) {
 		wantOK       bool
 		wantAttempts int
 		wantData     string // when OK
+		wantKind     executor.ErrorKind
 		wantError    string // when not OK: a part of Result.Error
 	}{
 		{name: "429 on a read is retried", call: executor.Call{Name: "GMAIL_FETCH_EMAILS", Arguments: json.RawMessage(`{"max_results":5}`)},
@@ -145,9 +154,9 @@ func TestComposioClientAsRemote(t *testing.T) {
 		{name: "503 on a read is retried", call: executor.Call{Name: "GMAIL_FETCH_EMAILS", Arguments: json.RawMessage(`{}`)},
 			fault: &composiotest.Fault{Status: http.StatusServiceUnavailable}, wantOK: true, wantAttempts: 2, wantData: `{"messages":["m1"]}`},
 		{name: "429 on a write is not retried", call: executor.Call{Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"recipient_email":"a@b.c","body":"hi"}`)},
-			fault: &composiotest.Fault{Status: http.StatusTooManyRequests}, wantAttempts: 1, wantError: "429"},
+			fault: &composiotest.Fault{Status: http.StatusTooManyRequests}, wantAttempts: 1, wantKind: executor.KindRateLimited, wantError: "429"},
 		{name: "tool failure is an error result", call: executor.Call{Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"recipient_email":"a@b.c","body":"hi"}`)},
-			wantAttempts: 1, wantError: "recipient address rejected"},
+			wantAttempts: 1, wantKind: executor.KindToolError, wantError: "recipient address rejected"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,8 +185,8 @@ func TestComposioClientAsRemote(t *testing.T) {
 				}
 				return
 			}
-			if got.ErrorKind != executor.KindToolError || !strings.Contains(got.Error, tt.wantError) {
-				t.Errorf("kind, error = %q, %q; want %q containing %q", got.ErrorKind, got.Error, executor.KindToolError, tt.wantError)
+			if got.ErrorKind != tt.wantKind || !strings.Contains(got.Error, tt.wantError) {
+				t.Errorf("kind, error = %q, %q; want %q containing %q", got.ErrorKind, got.Error, tt.wantKind, tt.wantError)
 			}
 		})
 	}

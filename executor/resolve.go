@@ -50,7 +50,7 @@ func (e *Executor) resolve(ctx context.Context, name string) (*prepared, Result,
 			return e.resolve(ctx, slug)
 		}
 	}
-	sugg := e.suggest(ctx, name, 3)
+	sugg := e.allowedNames(ctx, e.suggest(ctx, name, 6), 3)
 	msg := fmt.Sprintf("there is no tool named %q.", shorten(name, 80))
 	if len(sugg) > 0 {
 		msg += " The closest real tools are: " + strings.Join(sugg, ", ") + "."
@@ -93,7 +93,7 @@ func (e *Executor) preparePlatform(spec registry.ToolSpec, v *schema.Validator) 
 		ReadOnly:    spec.ReadOnly,
 		Idempotent:  spec.Idempotent,
 		Destructive: spec.NeedsConfirmation(),
-	}, v)
+	}, v, nil, spec.RetryTimeout)
 	p.spec, p.key = spec, v
 	e.sh.prepared.Store(spec.Name, p)
 	return p
@@ -140,7 +140,7 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 	if t.Destructive {
 		t.ReadOnly = false
 	}
-	p := e.newPrepared(t, v)
+	p := e.newPrepared(t, v, registry.HostFilledParams(act.App), false)
 	p.action, p.key = act, key
 	if _, loaded := e.sh.prepared.Swap(cacheKey, p); !loaded && e.sh.actions.Add(1) > maxPreparedActions {
 		// Bound the memory compiled schemas take: start over rather than track recency.
@@ -155,60 +155,49 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 	return p, nil
 }
 
-// permitted runs the permission check: the access checker when configured, otherwise
-// Scope.Apps for actions.
-func (e *Executor) permitted(ctx context.Context, p *prepared) (registry.Decision, error) {
+// access returns the access checker: the configured one, or AllowAll when none is.
+func (e *Executor) access() *registry.Access {
 	if e.cfg.Access == nil {
-		if p.tool.Kind == registry.KindAction && len(e.cfg.Scope.Apps) > 0 &&
-			!slices.ContainsFunc(e.cfg.Scope.Apps, func(a string) bool { return strings.EqualFold(a, p.tool.App) }) {
-			return registry.Decision{Reason: fmt.Sprintf("app %s is not among the apps allowed here", p.tool.App)}, nil
-		}
-		return registry.Decision{Allowed: true}, nil
+		return e.allowAll
+	}
+	return e.cfg.Access
+}
+
+// permitted runs the permission check of p for the executor's scope.
+func (e *Executor) permitted(ctx context.Context, p *prepared) (registry.Decision, error) {
+	if e.cfg.Access == nil && e.cfg.Scope.AgentID != 0 {
+		return registry.Decision{Reason: fmt.Sprintf("no access checker is configured for agent %d", e.cfg.Scope.AgentID)}, nil
 	}
 	sub := e.cfg.Scope.subject()
 	if p.tool.Kind == registry.KindAction {
-		return e.cfg.Access.CheckAction(ctx, sub, p.action)
+		return e.access().CheckAction(ctx, sub, p.action)
 	}
-	return e.cfg.Access.CheckPlatform(ctx, sub, p.spec)
+	return e.access().CheckPlatform(ctx, sub, p.spec)
 }
 
-// authorize runs the execution-time checks: permission, capability, confirmation. It
-// records in st the workspace connection the permission check read, so the call does not
-// read it again.
-func (e *Executor) authorize(ctx context.Context, st *callState, p *prepared, args json.RawMessage) (Result, bool) {
+// authorize runs the access checks: permission and capability. It records in st the
+// workspace connection the permission check read, so the call does not read it again. A
+// refusal says why without showing the tool's parameters.
+func (e *Executor) authorize(ctx context.Context, st *callState, p *prepared) (Result, bool) {
 	if p.tool.Kind == registry.KindAction && e.cfg.Remote == nil {
 		return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s cannot run: no Composio executor is configured", p.tool.Name)}, false
 	}
-	if p.tool.Kind == registry.KindAction || e.cfg.Access != nil {
-		d, err := e.permitted(ctx, p)
-		if err != nil {
-			if ctx.Err() != nil {
-				return Result{ErrorKind: KindCancelled, Error: "cancelled: " + ctx.Err().Error()}, false
-			}
-			e.log.WarnContext(ctx, "executor: access check failed", "tool", p.tool.Name, "error", err)
-			return Result{ErrorKind: KindInternal, Error: fmt.Sprintf("could not check access to %s; try again later", p.tool.Name)}, false
+	d, err := e.permitted(ctx, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{ErrorKind: KindCancelled, Error: "cancelled: " + ctx.Err().Error(), Err: ctx.Err()}, false
 		}
-		if !d.Allowed {
-			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is not allowed: %s", p.tool.Name, d.Reason)}, false
-		}
-		st.connectionID = d.ConnectionID
+		e.log.WarnContext(ctx, "executor: access check failed", "tool", p.tool.Name, "error", err)
+		return Result{ErrorKind: KindInternal, Err: err, Error: fmt.Sprintf("could not check access to %s; try again later", p.tool.Name)}, false
 	}
+	if !d.Allowed {
+		return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is not allowed: %s", p.tool.Name, d.Reason)}, false
+	}
+	st.connectionID = d.ConnectionID
 	if caps := e.cfg.Scope.Capabilities; len(caps) > 0 && p.tool.Kind == registry.KindAction && len(p.tool.Capabilities) > 0 {
 		if !slices.ContainsFunc(p.tool.Capabilities, func(c string) bool { return slices.Contains(caps, c) }) {
 			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s does not fit the current request (it can %s; the request needs %s)",
 				p.tool.Name, strings.Join(p.tool.Capabilities, ", "), strings.Join(caps, ", "))}, false
-		}
-	}
-	if p.tool.Destructive {
-		if e.cfg.Confirm == nil {
-			return Result{ErrorKind: KindNeedsConfirmation, Error: fmt.Sprintf("%s is destructive and was not run: it needs the user's confirmation", p.tool.Name)}, false
-		}
-		ok, err := e.cfg.Confirm(ctx, p.tool, args)
-		if err != nil {
-			return Result{ErrorKind: KindNeedsConfirmation, Error: fmt.Sprintf("%s is destructive and was not run: %v", p.tool.Name, err)}, false
-		}
-		if !ok {
-			return Result{ErrorKind: KindNeedsConfirmation, Error: fmt.Sprintf("%s is destructive and was not run: the user did not confirm it", p.tool.Name)}, false
 		}
 	}
 	return Result{}, true

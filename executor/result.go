@@ -24,7 +24,10 @@ type Call struct {
 // ErrorKind classifies a failed Result so hosts and models can branch on it.
 type ErrorKind string
 
-// Error kinds.
+// Error kinds. The kinds of a tool that ran and failed come from its error (see Remote):
+// rate_limited, transient, auth_required, not_found, invalid_arguments (the service
+// refused them), forbidden (the service refused the call), timeout and, for any other
+// failure, tool_error.
 const (
 	KindUnknownTool       ErrorKind = "unknown_tool"
 	KindInvalidArguments  ErrorKind = "invalid_arguments"
@@ -38,6 +41,15 @@ const (
 	KindDuplicateCall     ErrorKind = "duplicate_call"
 	KindClosed            ErrorKind = "closed"
 	KindInternal          ErrorKind = "internal"
+	// KindRateLimited: the service said too many requests (429); wait before retrying.
+	KindRateLimited ErrorKind = "rate_limited"
+	// KindTransient: a temporary failure (5xx, a dropped connection); try again later.
+	KindTransient ErrorKind = "transient"
+	// KindAuthRequired: the user's connection to the app is missing or unusable; the user
+	// must reconnect it.
+	KindAuthRequired ErrorKind = "auth_required"
+	// KindNotFound: the service does not know the tool (404, or 410 for a removed one).
+	KindNotFound ErrorKind = "not_found"
 )
 
 // Result is the outcome of one call. Every call of a batch gets exactly one Result.
@@ -52,9 +64,17 @@ type Result struct {
 	// Data is the tool's output as JSON (non-JSON output is carried as a JSON string);
 	// nil when the tool did not run.
 	Data json.RawMessage
-	// Error is a model-readable sentence when OK is false.
+	// Error is a model-readable sentence when OK is false. It carries no request method,
+	// path or request id; Err keeps those.
 	Error     string
 	ErrorKind ErrorKind
+	// Err is the Go error behind a failure, for errors.Is and errors.As: the tool's or the
+	// Remote's own error (a *composio.APIError, a *composio.ToolError, …), the context's
+	// error for a cancellation or a timeout (context.Canceled, context.DeadlineExceeded),
+	// a *schema.ValidationError for arguments that do not match the schema, a hook's or the
+	// confirmation function's error. It is nil when OK is true, and for refusals that have
+	// no error behind them (an unknown tool, a permission the agent lacks).
+	Err error
 	// Suggestions names the closest real tools when Kind is KindUnknownTool.
 	Suggestions []string
 	// Coerced lists the argument coercions applied (for example "/count: string -> integer").
@@ -107,22 +127,26 @@ func (r Result) Envelope() Envelope {
 // UIResult is a Result shaped for a user interface: a status, a one-line summary and the
 // structured data to render. It is a plain value, safe to copy and to read from several goroutines.
 type UIResult struct {
-	CallID      string          `json:"call_id"`
-	Tool        string          `json:"tool"`
-	Step        int             `json:"step"`
-	Status      string          `json:"status"` // "success" or "error"
-	Summary     string          `json:"summary"`
-	Data        json.RawMessage `json:"data,omitempty"`
-	Error       string          `json:"error,omitempty"`
-	ErrorKind   ErrorKind       `json:"error_kind,omitempty"`
-	Suggestions []string        `json:"suggestions,omitempty"`
-	DurationMS  float64         `json:"duration_ms"`
-	Truncated   bool            `json:"truncated"`
-	Attempts    int             `json:"attempts"`
-	Notices     []string        `json:"notices,omitempty"`
+	CallID  string          `json:"call_id"`
+	Tool    string          `json:"tool"`
+	Step    int             `json:"step"`
+	Status  string          `json:"status"` // "success" or "error"
+	Summary string          `json:"summary"`
+	Data    json.RawMessage `json:"data,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	// Detail is the full text of the error behind a failure (Result.Err), with what the
+	// model is not shown: the request's method and path, a request id.
+	Detail      string    `json:"detail,omitempty"`
+	ErrorKind   ErrorKind `json:"error_kind,omitempty"`
+	Suggestions []string  `json:"suggestions,omitempty"`
+	DurationMS  float64   `json:"duration_ms"`
+	Truncated   bool      `json:"truncated"`
+	Attempts    int       `json:"attempts"`
+	Notices     []string  `json:"notices,omitempty"`
 }
 
-// ForUI returns r shaped for a user interface.
+// ForUI returns r shaped for a user interface. A failure's Summary is the whole reason on
+// one line, and Detail the text of the error behind it.
 func (r Result) ForUI() UIResult {
 	u := UIResult{
 		CallID:      r.CallID,
@@ -140,7 +164,13 @@ func (r Result) ForUI() UIResult {
 	}
 	if !r.OK {
 		u.Status = "error"
-		u.Summary = r.Tool + " failed: " + firstLine(r.Error)
+		u.Summary = oneLine(r.Error)
+		if !strings.HasPrefix(u.Summary, r.Tool) {
+			u.Summary = r.Tool + " failed: " + u.Summary
+		}
+		if r.Err != nil {
+			u.Detail = r.Err.Error()
+		}
 		return u
 	}
 	u.Summary = r.Tool + " succeeded" + shapeSummary(r.Data)
@@ -192,14 +222,20 @@ func (r Result) modelText() string {
 	return b.String()
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
+// oneLine puts a multi-line message on one line: its first line, then the others (list
+// items without their "- ") joined with "; ".
+func oneLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) == 1 {
+		return s
 	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
+	rest := make([]string, 0, len(lines)-1)
+	for _, l := range lines[1:] {
+		if l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- ")); l != "" {
+			rest = append(rest, l)
+		}
 	}
-	return s
+	return strings.TrimSpace(lines[0]) + " " + strings.Join(rest, "; ")
 }
 
 // shapeSummary describes the top level of a JSON value in a few words.

@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -221,7 +220,7 @@ func (r *Router) schemas(ctx context.Context, args json.RawMessage) (json.RawMes
 			out = append(out, entry{Slug: p.action.Slug, Error: "not allowed: " + d.Reason})
 			continue
 		}
-		fn, err := schema.Convert(p.action.Slug, p.action.Description, p.action.Parameters)
+		fn, err := schema.ConvertWith(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{Hidden: registry.HostFilledParams(p.action.App)})
 		if err != nil {
 			out = append(out, entry{Slug: p.action.Slug, Error: "its schema is unusable"})
 			continue
@@ -244,7 +243,7 @@ func (r *Router) execute(ctx context.Context, args json.RawMessage) (json.RawMes
 	}
 	res := r.inner.Execute(ctx, Call{ID: "inner", Name: in.Slug, Arguments: in.Arguments})
 	if !res.OK {
-		return nil, errors.New(res.ForModel())
+		return nil, &resultError{res: res}
 	}
 	return json.Marshal(res.Envelope())
 }

@@ -26,7 +26,11 @@ func ExampleRouter_Plan() {
 	})
 	_, _ = st.AddConnection(ctx, "acme", "gmail")
 	_, _ = st.SetConnectionStatus(ctx, "acme", "gmail", cache.StatusActive, "ca_1")
-	inner := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}})
+	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer inner.Close()
 	router, _ := executor.NewRouter(inner, executor.RouterConfig{Hints: st})
 
@@ -52,7 +56,11 @@ func ExampleConnectConfig() {
 
 	st := cache.NewMemory()
 	_, _ = st.Apply(ctx, cache.Batch{Apps: []cache.App{{Slug: "slack"}}})
-	inner := executor.New(executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"slack"}}})
+	inner, err := executor.New(executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"slack"}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer inner.Close()
 	router, _ := executor.NewRouter(inner, executor.RouterConfig{Hints: st,
 		Connect: executor.ConnectConfig{Connector: client, Store: st, WaitPoll: 10 * time.Millisecond}})
@@ -60,7 +68,11 @@ func ExampleConnectConfig() {
 	for _, spec := range router.Tools() {
 		reg.MustRegister(spec)
 	}
-	outer := executor.New(executor.Config{Registry: reg})
+	outer, err := executor.New(executor.Config{Registry: reg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer outer.Close()
 
 	r := outer.Execute(ctx, executor.Call{Name: executor.ToolManageConnections, Arguments: json.RawMessage(`{"app":"slack"}`)})

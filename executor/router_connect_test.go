@@ -102,7 +102,7 @@ func newConnectFixture(t testing.TB, scope executor.Scope, withConnector bool) *
 	}
 
 	client := api.Client()
-	inner := executor.New(executor.Config{Catalog: fx.st, Remote: client, Scope: scope,
+	inner := mustNew(t, executor.Config{Catalog: fx.st, Remote: client, Scope: scope,
 		Access: registry.NewAccess(registry.AccessConfig{Store: fx.st}), RetryBackoff: time.Millisecond})
 	t.Cleanup(func() { inner.Close() })
 	cfg := executor.RouterConfig{Hints: fx.st}
@@ -120,7 +120,7 @@ func newConnectFixture(t testing.TB, scope executor.Scope, withConnector bool) *
 			t.Fatalf("register %s: %v", spec.Name, err)
 		}
 	}
-	fx.outer = executor.New(executor.Config{Registry: reg})
+	fx.outer = mustNew(t, executor.Config{Registry: reg})
 	t.Cleanup(func() { fx.outer.Close() })
 	return fx
 }
@@ -441,7 +441,7 @@ func TestRouterConnectScope(t *testing.T) {
 		t.Errorf("tools without a connector (-want +got):\n%s", diff)
 	}
 	st := cache.NewMemory()
-	inner := executor.New(executor.Config{Catalog: st})
+	inner := mustNew(t, executor.Config{Catalog: st})
 	defer inner.Close()
 	_, err := executor.NewRouter(inner, executor.RouterConfig{Hints: st, Connect: executor.ConnectConfig{Connector: composiotest.NewServer(t).Client()}})
 	if !errors.Is(err, executor.ErrInvalidConfig) {

@@ -28,7 +28,7 @@ func routerExecutor(t *testing.T, onBackground func(executor.Result)) (*executor
 			t.Fatalf("register %s: %v", spec.Name, err)
 		}
 	}
-	outer := executor.New(executor.Config{Registry: reg})
+	outer := mustNew(t, executor.Config{Registry: reg})
 	t.Cleanup(func() { outer.Close() })
 	return outer, remote
 }
@@ -92,8 +92,8 @@ func TestNewRouterConfig(t *testing.T) {
 		cfg   executor.RouterConfig
 	}{
 		{"nil inner", nil, executor.RouterConfig{Hints: st}},
-		{"inner without catalog", executor.New(executor.Config{}), executor.RouterConfig{Hints: st}},
-		{"no hints", executor.New(executor.Config{Catalog: st}), executor.RouterConfig{}},
+		{"inner without catalog", mustNew(t, executor.Config{}), executor.RouterConfig{Hints: st}},
+		{"no hints", mustNew(t, executor.Config{Catalog: st}), executor.RouterConfig{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -115,7 +115,8 @@ type StepResult struct {
 // RunStep runs one recipe step: it builds a hint in recipe mode, resolves the step's
 // actions, then loops: the model answers, its tool calls run (in parallel, as a batch), and
 // their results go back to the model, until the model answers without tool calls or
-// MaxTurns is reached (ErrMaxTurns). The first turn's tool choice is "required" when the
+// MaxTurns is reached (ErrMaxTurns). The tool calls of the last allowed turn are not run,
+// since no model turn would read their results; they get KindSkipped results. The first turn's tool choice is "required" when the
 // hint tells the model it MUST call an action. Tool failures are results the model sees,
 // not errors; RunStep returns an error only when the model fails, ctx ends, or the turns
 // run out, and then the StepResult holds what happened so far.
@@ -187,6 +188,17 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 			return res, nil
 		}
 		choice = ToolChoiceAuto // the directive is satisfied once the model has called
+		if res.Turns == maxTurns {
+			// No model turn is left to read these results: the calls are not run, and each
+			// gets a skipped result so the conversation stays complete.
+			for _, tc := range msg.ToolCalls {
+				r := Result{CallID: tc.ID, Tool: tc.Name, ErrorKind: KindSkipped,
+					Error: fmt.Sprintf("not run: the step reached its limit of %d model turns", maxTurns)}
+				res.Results = append(res.Results, r)
+				res.Messages = append(res.Messages, Message{Role: RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: r.ForModel()})
+			}
+			break
+		}
 		calls := make([]Call, len(msg.ToolCalls))
 		for i, tc := range msg.ToolCalls {
 			name := tc.Name

@@ -47,17 +47,56 @@ func (e *Executor) candidates(ctx context.Context) []string {
 // suggestApps returns the apps whose actions the scope may see: nil for every app, and ok
 // false when it may see none.
 func (e *Executor) suggestApps(ctx context.Context) (apps []string, ok bool) {
-	if e.cfg.Access != nil {
-		a, err := e.cfg.Access.AllowedApps(ctx, e.cfg.Scope.subject())
-		if err != nil {
-			return nil, true // the check fails later, at execution; suggest from everything
+	if e.cfg.Access == nil && e.cfg.Scope.AgentID != 0 {
+		return nil, false
+	}
+	acc := e.access()
+	a, err := acc.AllowedApps(ctx, e.cfg.Scope.subject())
+	if err != nil {
+		return nil, false // suggest no action the agent may not be allowed
+	}
+	if acc.AllowsAll() {
+		return a, true // nil: every app
+	}
+	return a, len(a) > 0
+}
+
+// allowedNames keeps the names the scope may call, at most n of them, in order: a
+// suggestion never names a tool the agent would be refused.
+func (e *Executor) allowedNames(ctx context.Context, names []string, n int) []string {
+	var out []string
+	for _, name := range names {
+		if len(out) == n {
+			break
 		}
-		return a, len(a) > 0
+		if e.mayCall(ctx, name) {
+			out = append(out, name)
+		}
 	}
-	if len(e.cfg.Scope.Apps) == 0 {
-		return nil, true
+	return out
+}
+
+// mayCall reports whether the scope may call the platform tool or action name.
+func (e *Executor) mayCall(ctx context.Context, name string) bool {
+	if e.cfg.Access == nil && e.cfg.Scope.AgentID != 0 {
+		return false
 	}
-	return e.cfg.Scope.Apps, true
+	sub := e.cfg.Scope.subject()
+	if e.cfg.Registry != nil {
+		if spec, ok := e.cfg.Registry.Get(name); ok {
+			d, err := e.access().CheckPlatform(ctx, sub, spec)
+			return err == nil && d.Allowed
+		}
+	}
+	if e.cfg.Catalog == nil {
+		return false
+	}
+	act, err := e.cfg.Catalog.Action(ctx, name)
+	if err != nil {
+		return false
+	}
+	d, err := e.access().CheckAction(ctx, sub, act)
+	return err == nil && d.Allowed
 }
 
 // Suggestion limits. A hallucinated name is untrusted input: its length and word count are

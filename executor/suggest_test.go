@@ -47,7 +47,7 @@ func suggestRegistry(tb testing.TB) *registry.Registry {
 func TestSuggestionRanking(t *testing.T) {
 	st := testdataCatalog(t)
 	allowed := []string{"gmail", "slack", "github", "googlecalendar"}
-	ex := executor.New(executor.Config{Registry: suggestRegistry(t), Catalog: st, Remote: &fakeRemote{},
+	ex := mustNew(t, executor.Config{Registry: suggestRegistry(t), Catalog: st, Remote: &fakeRemote{},
 		Scope: executor.Scope{WorkspaceID: "ws", Apps: allowed}})
 	defer ex.Close()
 	tests := []struct {
@@ -125,7 +125,7 @@ func checkAllowed(t *testing.T, sugg, allowed []string) {
 
 // TestSuggestionNone checks names that resemble nothing: no suggestion, and no panic.
 func TestSuggestionNone(t *testing.T) {
-	ex := executor.New(executor.Config{Registry: suggestRegistry(t), Catalog: testdataCatalog(t), Remote: &fakeRemote{},
+	ex := mustNew(t, executor.Config{Registry: suggestRegistry(t), Catalog: testdataCatalog(t), Remote: &fakeRemote{},
 		Scope: executor.Scope{Apps: []string{"gmail", "slack"}}})
 	defer ex.Close()
 	for _, name := range []string{"", "_", "x", "XYZZY_FROBNICATE_QUUX", "スラック_送信", "\xff\xfe\x00", "composio-"} {
@@ -147,7 +147,7 @@ func FuzzSuggest(f *testing.F) {
 	for _, s := range []string{"SLACK_SEND_MESAGE", "composio-gmail-fetch-email", "a_b_c_d_e_f_g_h_i_j_k_l", "SLACK_SÉND", "\xc3", "GOOGLE_CALENDAR_"} {
 		f.Add(s)
 	}
-	ex := executor.New(executor.Config{Registry: suggestRegistry(f), Catalog: testdataCatalog(f), Remote: &fakeRemote{}})
+	ex := mustNew(f, executor.Config{Registry: suggestRegistry(f), Catalog: testdataCatalog(f), Remote: &fakeRemote{}})
 	defer ex.Close()
 	f.Fuzz(func(t *testing.T, name string) {
 		r := ex.Execute(context.Background(), executor.Call{Name: name})
@@ -178,7 +178,7 @@ func TestSuggestionScope(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: tt.apps}})
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: tt.apps}})
 			defer ex.Close()
 			r := ex.Execute(context.Background(), executor.Call{Name: tt.call})
 			if diff := cmp.Diff(tt.want, r.Suggestions); diff != "" {
@@ -207,7 +207,7 @@ func TestSuggestionLeavesStore(t *testing.T) {
 				return out
 			}
 			before := names()
-			ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: apps}})
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: apps}})
 			defer ex.Close()
 			for _, call := range []string{"GITHUB_SEND_EMAIL", "SLACK_SEND_MESAGE", "send_mesage", "send_slack_message", "OUTLOOK_SEND_EMAIL"} {
 				ex.Execute(ctx, executor.Call{Name: call})
@@ -234,7 +234,7 @@ func TestSuggestionAccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: tt.scope,
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: tt.scope,
 				Access: registry.NewAccess(registry.AccessConfig{Store: st})})
 			defer ex.Close()
 			r := ex.Execute(context.Background(), executor.Call{Name: "SLACK_SEND_MESAGE"})
@@ -249,7 +249,7 @@ func TestSuggestionAccess(t *testing.T) {
 // hundreds of apps have look-alike actions.
 func TestSuggestionRealCatalog(t *testing.T) {
 	st := realCatalog(t)
-	ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}})
 	defer ex.Close()
 	tests := []struct {
 		name, call, first string
@@ -336,7 +336,7 @@ func BenchmarkSuggest(b *testing.B) {
 		{"no prefix, 8 apps", "send_mesage", []string{"gmail", "slack", "github", "googlecalendar", "notion", "jira", "linear", "hackernews"}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			ex := executor.New(executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: bc.apps}})
+			ex := mustNew(b, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: bc.apps}})
 			defer ex.Close()
 			call := executor.Call{Name: bc.call}
 			if r := ex.Execute(ctx, call); r.ErrorKind != executor.KindUnknownTool || len(r.Suggestions) == 0 {

@@ -22,26 +22,33 @@ import (
 // note itself, so the result may then exceed max by the note's length.
 func Truncate(data json.RawMessage, max int) (json.RawMessage, bool) {
 	data = bytes.TrimSpace(data)
-	var v any
-	tooDeep := false
 	if !json.Valid(data) {
-		dv, err := decodeDeep(data, truncateDepth)
-		if err != nil {
-			data = jsonString(string(data))
-		} else {
-			v, tooDeep = dv, true
+		if v, err := decodeDeep(data, truncateDepth); err == nil {
+			return shrinkTo(v, data, max), true // deeper than encoding/json reads: always cut
 		}
+		data = jsonString(string(data))
 	}
-	if !tooDeep && (max <= 0 || utf8.RuneCount(data) <= max) {
+	if max <= 0 || utf8.RuneCount(data) <= max {
 		return data, false
 	}
-	if !tooDeep {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			return cutText(string(data), max), true
-		}
+	v, err := decodeValue(data)
+	if err != nil {
+		return cutText(string(data), max), true
 	}
+	return shrinkTo(v, data, max), true
+}
+
+// decodeValue decodes one JSON value, keeping numbers as written.
+func decodeValue(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// shrinkTo renders v, the decoded data, in at most max characters (no limit when max <= 0).
+func shrinkTo(v any, data []byte, max int) json.RawMessage {
 	if max <= 0 {
 		max = int(^uint(0) >> 1)
 	}
@@ -54,7 +61,7 @@ func Truncate(data json.RawMessage, max int) (json.RawMessage, bool) {
 		}
 		size := utf8.RuneCount(out)
 		if size <= max {
-			return out, true
+			return out
 		}
 		// Scale one limit by how far over we are, from what the last render kept: long
 		// strings first when one alone takes an eighth of the budget, then arrays, then
@@ -76,10 +83,10 @@ func Truncate(data json.RawMessage, max int) (json.RawMessage, bool) {
 		case seen.depth > 1:
 			lim.depth = seen.depth - 1
 		default:
-			return cutText(string(data), max), true
+			return cutText(string(data), max)
 		}
 	}
-	return cutText(string(data), max), true
+	return cutText(string(data), max)
 }
 
 // truncateDepth is the deepest nesting a truncated value keeps: past a few dozen levels a

@@ -135,15 +135,18 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 	remote := executor.RemoteFunc(func(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
 		return json.Marshal(map[string]any{"ok": true, "action": req.Action, "account": req.ConnectedAccountID, "args": req.Arguments})
 	})
-	ex := executor.New(executor.Config{
+	ex, err := executor.New(executor.Config{
 		Catalog: st,
 		Remote:  remote,
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
 		Scope:   executor.Scope{AgentID: agentID, WorkspaceID: workspace},
 	})
+	if err != nil {
+		return err
+	}
 	defer ex.Close()
 	calls := []executor.Call{
-		// Runs: the runtime-context key threadId is stripped, defaults are applied.
+		// Runs: the runtime-context key threadId is stripped; nothing the model did not write is added.
 		{ID: "call_1", Name: slug, Arguments: json.RawMessage(`{"channel":"#eng","text":"deploy is done","threadId":"th_1"}`)},
 		// A hallucinated name: the model is told the closest real tools.
 		{ID: "call_2", Name: "SLACK_SEND_MESAGE", Arguments: json.RawMessage(`{}`)},

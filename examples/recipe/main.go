@@ -93,12 +93,15 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ex := executor.New(executor.Config{
+	ex, err := executor.New(executor.Config{
 		Catalog: st,
 		Remote:  client,
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
 		Scope:   executor.Scope{AgentID: 42, WorkspaceID: "acme"},
 	})
+	if err != nil {
+		return err
+	}
 	defer ex.Close()
 
 	// The model: it calls both actions in one turn, then answers.

@@ -73,11 +73,15 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	}
 
 	// The inner executor runs actions for this agent; the router exposes it as five tools.
-	inner := executor.New(executor.Config{
+	inner, err := executor.New(executor.Config{
 		Catalog: st,
 		Remote:  api.Client(),
+		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
 		Scope:   executor.Scope{AgentID: 7, WorkspaceID: "acme", Apps: []string{"github", "slack"}},
 	})
+	if err != nil {
+		return err
+	}
 	defer inner.Close()
 	router, err := executor.NewRouter(inner, executor.RouterConfig{Hints: st})
 	if err != nil {
@@ -89,7 +93,10 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 			return err
 		}
 	}
-	outer := executor.New(executor.Config{Registry: reg})
+	outer, err := executor.New(executor.Config{Registry: reg})
+	if err != nil {
+		return err
+	}
 	defer outer.Close()
 
 	llm := executortest.NewScriptedLLM(

@@ -29,7 +29,11 @@ func ExampleNewFiles() {
 			reg.MustRegister(spec)
 		}
 	}
-	ex := executor.New(executor.Config{Registry: reg})
+	ex, err := executor.New(executor.Config{Registry: reg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer ex.Close()
 	ctx := context.Background()
 	for _, call := range []executor.Call{
