@@ -117,13 +117,13 @@ func (e *Executor) runGroup(ctx context.Context, calls []Call, group []int, deli
 		go func() {
 			for i := range queue {
 				if err := ctx.Err(); err != nil {
-					deliver(i, failed(calls[i], KindCancelled, "not run: the batch was cancelled ("+err.Error()+")"))
+					deliver(i, notStarted(calls[i], err))
 					continue
 				}
 				select {
 				case e.sh.sem <- struct{}{}:
 				case <-ctx.Done():
-					deliver(i, failed(calls[i], KindCancelled, "not run: the batch was cancelled ("+ctx.Err().Error()+")"))
+					deliver(i, notStarted(calls[i], ctx.Err()))
 					continue
 				}
 				if e.runInline(ctx, calls[i], func(r Result) { deliver(i, r) }, func() { <-e.sh.sem }, func() {
@@ -140,6 +140,13 @@ func (e *Executor) runGroup(ctx context.Context, calls []Call, group []int, deli
 		spawn()
 	}
 	wg.Wait()
+}
+
+// notStarted is the result of a call of a batch cancelled before the call started.
+func notStarted(call Call, err error) Result {
+	r := failed(call, KindCancelled, "not run: the batch was cancelled ("+err.Error()+")")
+	r.Err = err
+	return r
 }
 
 // Run is a batch started with Background. Its results arrive on Results (buffered for

@@ -243,6 +243,11 @@ func TestBackground(t *testing.T) {
 	if err != nil || res[0].ErrorKind != executor.KindCancelled || res[1].ErrorKind != executor.KindCancelled {
 		t.Fatalf("after Close: %+v, %v; want both cancelled", res, err)
 	}
+	for _, r := range res {
+		if !errors.Is(r.Err, context.Canceled) {
+			t.Errorf("%s: Err = %v, want context.Canceled", r.CallID, r.Err)
+		}
+	}
 	if _, err := ex.Background(context.Background(), calls, executor.BatchOptions{}); !errors.Is(err, executor.ErrClosed) {
 		t.Errorf("Background after Close: %v, want ErrClosed", err)
 	}
