@@ -23,7 +23,8 @@ func ExampleAddTools() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "host", Version: "1.0.0"}, nil)
 	if err := mcpadapter.AddTools(server, ex, ex.Registry().Functions(), mcpadapter.Config{
 		// Every session here is agent 7 of workspace acme; a real host reads the session's
-		// token (req.Extra.TokenInfo) or its own session table.
+		// token (req.Extra.TokenInfo) or its own session table. A scope that names an agent
+		// needs an executor with an Access: this one has registry.AllowAll().
 		Scope: func(context.Context, *mcp.CallToolRequest) (executor.Scope, error) {
 			return executor.Scope{AgentID: 7, WorkspaceID: "acme"}, nil
 		},

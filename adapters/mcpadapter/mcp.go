@@ -38,7 +38,8 @@ type Config struct {
 	// Scope returns who a call is made for, from the request: req.Session (the MCP
 	// session), req.Extra.TokenInfo (OAuth) or req.Extra.Header (HTTP). An error refuses the
 	// call with an error result naming it. Optional: nil runs every call with the
-	// executor's own scope.
+	// executor's own scope. A scope that names an agent is refused (forbidden) unless the
+	// executor was built with an Access (registry.AllowAll() to allow everything).
 	Scope func(ctx context.Context, req *mcp.CallToolRequest) (executor.Scope, error)
 	// RouterTimeout bounds one meta-tool call of AddRouter. Optional. Defaults to
 	// DefaultRouterTimeout.
@@ -133,7 +134,10 @@ func AddRouter(server *mcp.Server, inner *executor.Executor, rc executor.RouterC
 	if timeout <= 0 {
 		timeout = DefaultRouterTimeout
 	}
-	outer := executor.New(executor.Config{Registry: reg, Timeout: timeout, MaxAttempts: 1})
+	outer, err := executor.New(executor.Config{Registry: reg, Timeout: timeout, MaxAttempts: 1})
+	if err != nil {
+		return fmt.Errorf("mcpadapter: %w", errors.Join(ErrConfig, err))
+	}
 	tools := make([]*mcp.Tool, len(specs))
 	for i, spec := range specs {
 		fn, ok := reg.Function(spec.Name)

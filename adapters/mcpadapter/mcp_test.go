@@ -105,11 +105,14 @@ func newBridge(t *testing.T) (*bridge, *executor.Executor) {
 	remote := executor.RemoteFunc(func(_ context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
 		return json.Marshal(map[string]any{"ran": req.Action, "account": req.ConnectedAccountID, "args": req.Arguments})
 	})
-	ex := executor.New(executor.Config{
+	ex, err := executor.New(executor.Config{
 		Catalog: st, Remote: remote,
 		Access: registry.NewAccess(registry.AccessConfig{Store: st}),
 		Scope:  executor.Scope{AgentID: 8, WorkspaceID: "beta"}, // the default: may use nothing
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { ex.Close() })
 	b := &bridge{server: mcp.NewServer(&mcp.Implementation{Name: "host", Version: "1"}, nil), scopes: map[*mcp.ServerSession]executor.Scope{}}
 	ctx := context.Background()

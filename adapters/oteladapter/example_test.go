@@ -40,7 +40,11 @@ func ExampleNew() {
 		return
 	}
 
-	ex := executor.New(executor.Config{Remote: client, Observer: tel}) // each call a span
+	ex, err := executor.New(executor.Config{Remote: client, Observer: tel}) // each call a span
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer ex.Close()
 	// Without a catalogue the executor knows no action: an error result, and a span that
 	// says so. The client is called directly to show its span.

@@ -106,7 +106,10 @@ func TestExecutorCalls(t *testing.T) {
 	reg := registry.New()
 	reg.MustRegister(registry.ToolSpec{Name: "echo", Description: "Echo.", ReadOnly: true,
 		Run: func(_ context.Context, args json.RawMessage) (json.RawMessage, error) { return args, nil }})
-	ex := executor.New(executor.Config{Registry: reg, Observer: tel})
+	ex, err := executor.New(executor.Config{Registry: reg, Observer: tel})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer ex.Close()
 	ex.ExecuteBatch(context.Background(), []executor.Call{
 		{ID: "c1", Name: "echo", Arguments: json.RawMessage(`{"secret":"s3cr3t"}`)},
