@@ -76,8 +76,9 @@ const maxCoerceDepth = 64
 // defaults are filled only by [Validator.CoerceWith] with [CoerceOptions].FillDefaults.
 // Empty arguments are taken as {}. Run it with the validator of the original schema, not of
 // a strict or Gemini variant. It changes only values that do not already fit their schema,
-// and returns the arguments unchanged (same bytes) when nothing was repaired. Arguments that
-// are not JSON are a *ValidationError.
+// and returns the arguments unchanged (same bytes) when nothing was repaired. Arguments over
+// the limits ([Validator.CheckLimits]) or that are not JSON are a *ValidationError, and are
+// not decoded past what shows that.
 func (v *Validator) Coerce(args json.RawMessage) (json.RawMessage, []Coercion, error) {
 	return v.CoerceWith(args, CoerceOptions{})
 }
@@ -94,9 +95,12 @@ func (v *Validator) CoerceWith(args json.RawMessage, opts CoerceOptions) (json.R
 	return appendValue(nil, out), done, nil
 }
 
-// coerce decodes and repairs args, returning the repaired value, the repairs and the
-// numbers out of range.
+// coerce checks the limits, then decodes and repairs args, returning the repaired value,
+// the repairs and the numbers out of range.
 func (v *Validator) coerce(args json.RawMessage, opts CoerceOptions) (any, []Coercion, []Failure, error) {
+	if err := v.CheckLimits(args); err != nil {
+		return nil, nil, nil, err
+	}
 	c := coercer{root: v.tree, steps: coerceBudget, fillDefaults: opts.FillDefaults}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
@@ -113,7 +117,8 @@ func (v *Validator) coerce(args json.RawMessage, opts CoerceOptions) (any, []Coe
 // CoerceAndValidate runs [Validator.Coerce] then [Validator.Validate] on the result. It
 // returns the repaired arguments and the repairs made even when validation fails. Besides
 // what Validate checks, a number the schema types as a number or an integer must fit a
-// 64-bit float: 1e400 is refused, not taken as an integer.
+// 64-bit float, unless the mode is [Off]: 1e400 is refused, not taken as an integer, with
+// that one reason for its path.
 func (v *Validator) CoerceAndValidate(args json.RawMessage) (json.RawMessage, []Coercion, error) {
 	return v.CoerceAndValidateWith(args, CoerceOptions{})
 }
@@ -129,15 +134,24 @@ func (v *Validator) CoerceAndValidateWith(args json.RawMessage, opts CoerceOptio
 		fixed = appendValue(nil, out)
 	}
 	err = v.validateValue(out)
-	if len(outOfRange) > 0 {
-		var ve *ValidationError
-		if !errors.As(err, &ve) {
-			ve = &ValidationError{}
-		}
-		ve.Failures = append(outOfRange, ve.Failures...)
-		err = ve
+	if len(outOfRange) == 0 || v.mode == Off {
+		return fixed, done, err
 	}
-	return fixed, done, err
+	var ve *ValidationError
+	if err != nil && (!errors.As(err, &ve) || ve.limit != nil) {
+		return fixed, done, err
+	}
+	fails := outOfRange
+	if ve != nil {
+		// The validator's reasons for an out-of-range number ("expected integer, but got
+		// number") say less than the range does.
+		for _, f := range ve.Failures {
+			if !slices.ContainsFunc(outOfRange, func(o Failure) bool { return o.Path == f.Path }) {
+				fails = append(fails, f)
+			}
+		}
+	}
+	return fixed, done, &ValidationError{Failures: fails}
 }
 
 // coerceBudget bounds the schema lookups one Coerce call makes: a schema whose anyOf

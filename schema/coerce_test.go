@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,5 +98,48 @@ func TestCoerceAndValidateNumberRange(t *testing.T) {
 				t.Errorf("failures (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCoerceChecksLimitsFirst: Coerce and CoerceAndValidate refuse arguments over the
+// limits before decoding them, in every mode, with the limit's error.
+func TestCoerceChecksLimitsFirst(t *testing.T) {
+	deep := json.RawMessage(`{"n":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`)
+	large := json.RawMessage(`{"s":"` + strings.Repeat("a", 300) + `"}`)
+	for _, mode := range []schema.Mode{schema.Lenient, schema.Strict, schema.Off} {
+		c := schema.NewCompiler(schema.CompilerConfig{Limits: schema.Limits{MaxArgBytes: 256}})
+		v, err := c.CompileWith(json.RawMessage(`{"type":"object","properties":{"n":{},"s":{"type":"string"}}}`), schema.CompileOptions{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			args json.RawMessage
+			want error
+		}{{deep, schema.ErrTooDeep}, {large, schema.ErrTooLarge}} {
+			if _, _, err := v.Coerce(tt.args); !errors.Is(err, tt.want) || !errors.Is(err, schema.ErrInvalidArguments) {
+				t.Errorf("%v: Coerce: %v, want %v", mode, err, tt.want)
+			}
+			if _, _, err := v.CoerceAndValidate(tt.args); !errors.Is(err, tt.want) {
+				t.Errorf("%v: CoerceAndValidate: %v, want %v", mode, err, tt.want)
+			}
+		}
+	}
+}
+
+// TestCoerceAndValidateOffKeepsNumbers: Off checks no values, so a number out of float64's
+// range is not refused there (the other modes refuse it).
+func TestCoerceAndValidateOffKeepsNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		mode    schema.Mode
+		refused bool
+	}{{schema.Lenient, true}, {schema.Strict, true}, {schema.Off, false}} {
+		v, err := schema.CompileWith(json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`), schema.CompileOptions{Mode: tt.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = v.CoerceAndValidate(json.RawMessage(`{"n":1e400}`))
+		if (err != nil) != tt.refused {
+			t.Errorf("%v: %v, want refused %v", tt.mode, err, tt.refused)
+		}
 	}
 }
