@@ -166,9 +166,6 @@ func (e *Executor) abandon(parent context.Context, st *callState, gen int, timeo
 	}
 }
 
-// maxJSONDepth is the deepest nesting encoding/json reads.
-const maxJSONDepth = 10_000
-
 // before runs the per-call steps up to the tool, in this order: resolve the name; check
 // access (a refused call shows no schema); read the arguments, strip runtime-context and
 // identity keys and fill identity from the scope; coerce and validate; confirm a
@@ -203,11 +200,12 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 		return nil, nil, r, false
 	}
 
-	// 3. Arguments: size, one JSON object; runtime-context and identity keys.
+	// 3. Arguments: size and depth before anything reads them, one JSON object;
+	// runtime-context and identity keys.
 	args = bytes.TrimSpace(call.Arguments)
-	if len(args) > e.cfg.MaxArgBytes {
-		out.ErrorKind = KindInvalidArguments
-		out.Error = fmt.Sprintf("arguments for %s are %d bytes, over the limit of %d; send only the parameters the tool takes", name, len(args), e.cfg.MaxArgBytes)
+	if err := p.validator.CheckLimits(args); err != nil {
+		out.ErrorKind, out.Err = KindInvalidArguments, err
+		out.Error = fmt.Sprintf("arguments for %s are %s", name, limitText(err))
 		return nil, nil, out, false
 	}
 	if len(args) == 0 || string(args) == "null" {
@@ -215,11 +213,7 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	}
 	if !json.Valid(args) {
 		out.ErrorKind = KindInvalidArguments
-		if nestedDeeper(args, maxJSONDepth) {
-			out.Error = fmt.Sprintf("arguments for %s are nested more than %d levels deep, too deep to read; send one flat JSON object. %s", name, maxJSONDepth, p.usage())
-		} else {
-			out.Error = fmt.Sprintf("arguments for %s are not valid JSON; send one JSON object. %s", name, p.usage())
-		}
+		out.Error = fmt.Sprintf("arguments for %s are not valid JSON; send one JSON object. %s", name, p.usage())
 		return nil, nil, out, false
 	}
 	if !jsonObject(args) {
@@ -351,32 +345,6 @@ func (st *callState) isDone() bool {
 	return st.done
 }
 
-// nestedDeeper reports whether the JSON text b nests arrays and objects more than limit
-// levels deep (brackets inside strings do not count).
-func nestedDeeper(b []byte, limit int) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			if depth++; depth > limit {
-				return true
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return false
-}
-
 // asJSON returns data when it is JSON and a JSON string of it otherwise.
 func asJSON(data json.RawMessage) json.RawMessage {
 	d := bytes.TrimSpace(data)
@@ -420,6 +388,16 @@ func (p *prepared) usage() string {
 	}
 	b.WriteString(".")
 	return b.String()
+}
+
+// limitText is the reason of an argument-limit error without its leading "arguments ":
+// "too deep: …" or "too large: …".
+func limitText(err error) string {
+	var ve *schema.ValidationError
+	if errors.As(err, &ve) && len(ve.Failures) > 0 {
+		return strings.TrimPrefix(ve.Failures[0].Reason, "arguments ") + "."
+	}
+	return "over a limit: " + err.Error() + "."
 }
 
 // failureText lists validation failures one per line.

@@ -9,14 +9,22 @@
 //  2. access is checked: the agent's permission (Config.Access; an executor for an agent
 //     needs one, registry.AllowAll when the host trusts its own selection) and the
 //     intent's capabilities. A refused call says why and never shows the tool's schema;
-//  3. the arguments are read (size, one JSON object; too deep is said so). Runtime-context
+//  3. the arguments are read: their size and depth are checked before anything decodes
+//     them (Config.MaxArgBytes; "too large" or "too deep" is said so), then that they are
+//     one JSON object. Runtime-context
 //     keys of agent frameworks (threadId, run_manager, …) and identity keys (user_id,
 //     entity_id, connected_account_id, workspace_id, agent_id) are stripped unless the
 //     tool's schema declares them as its own data: identity is the host's alone, sent
 //     beside the arguments, and Composio's own actions get the scope's user in place of
 //     the model's;
-//  4. the arguments are coerced and validated against the tool's schema; a failure becomes
-//     a result the model can read and correct, not a Go error. Coercion repairs only
+//  4. the arguments are coerced and validated against the tool's schema, in the mode the
+//     host chose (Config.Validation): Lenient by default, which reads the schema after the
+//     host's overrides (Config.Overrides) and the normaliser of catalogue quirks
+//     (schema.Relax), so GMAIL_SEND_EMAIL runs without the attachment its catalogue copy
+//     calls required while saying "omit or set to null"; Strict reads the schema as
+//     declared; Off only coerces. A failure becomes a result the model can read and
+//     correct, not a Go error, and names as required only what the mode requires.
+//     Coercion repairs only
 //     values the model wrote: no schema default is sent unless the host opts in
 //     (FillDefaults), and never to an action that updates stored data. An argument the
 //     schema does not declare is sent on an open schema, with a notice for the model

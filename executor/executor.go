@@ -15,6 +15,7 @@ import (
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/internal/text"
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // Defaults used when the Config field is zero.
@@ -146,7 +147,24 @@ type Config struct {
 	// negative disables truncation.
 	MaxResultChars int
 	// MaxArgBytes caps the arguments of one call. Optional. Defaults to DefaultMaxArgBytes.
+	// Arguments nested deeper than schema's default Limits.MaxArgDepth (64) are refused
+	// too; both are checked before the arguments are decoded.
 	MaxArgBytes int
+	// Validation is how strictly arguments are checked against a tool's schema:
+	// schema.Lenient checks the schema after the normaliser (schema.Relax), so a property
+	// the catalogue marks required while its description calls it optional may be left
+	// out, and null is accepted for every optional property; schema.Strict checks the
+	// schema as declared; schema.Off only checks the size and depth limits and that the
+	// arguments are one JSON object (they are still coerced, and a Typed tool's CheckArgs
+	// still runs). The "(required)" labels of error messages follow the mode. Optional.
+	// Defaults to schema.Lenient.
+	Validation schema.Mode
+	// Overrides are the host's changes to Composio action schemas, by action slug, applied
+	// before the normaliser and the validation. Give the same map to
+	// registry.ResolverConfig so the definitions the model sees agree; the router's
+	// get_tool_schemas uses it already. A Replace or Patch that is not JSON makes New fail.
+	// Optional.
+	Overrides schema.Overrides
 	// Timeout bounds one attempt of a tool without its own timeout. Optional. Defaults to
 	// DefaultTimeout.
 	Timeout time.Duration
@@ -185,6 +203,7 @@ type Config struct {
 // tools and the suggestion index.
 type pool struct {
 	sem       chan struct{}
+	compiler  *schema.Compiler // in the executor's mode and limits
 	abandoned atomic.Int64
 	prepared  sync.Map     // name -> *prepared
 	actions   atomic.Int64 // action entries in prepared
@@ -219,11 +238,22 @@ type Executor struct {
 }
 
 // New returns an Executor over cfg. It fails with an error wrapping ErrInvalidConfig when
-// cfg.Scope names an agent (AgentID not 0) and cfg.Access is nil: pass registry.AllowAll()
-// to allow everything on purpose.
+// cfg.Scope names an agent (AgentID not 0) and cfg.Access is nil (pass registry.AllowAll()
+// to allow everything on purpose), when cfg.Validation is not a schema mode, and when an
+// entry of cfg.Overrides is not JSON.
 func New(cfg Config) (*Executor, error) {
 	if cfg.Access == nil && cfg.Scope.AgentID != 0 {
 		return nil, fmt.Errorf("%w: scope names agent %d but Access is nil; pass a registry.Access, or registry.AllowAll() to skip permission checks on purpose", ErrInvalidConfig, cfg.Scope.AgentID)
+	}
+	switch cfg.Validation {
+	case schema.Lenient, schema.Strict, schema.Off:
+	default:
+		return nil, fmt.Errorf("%w: unknown validation mode %v", ErrInvalidConfig, cfg.Validation)
+	}
+	for slug, ov := range cfg.Overrides {
+		if (len(ov.Replace) > 0 && !json.Valid(ov.Replace)) || (len(ov.Patch) > 0 && !json.Valid(ov.Patch)) {
+			return nil, fmt.Errorf("%w: the override for %s is not valid JSON", ErrInvalidConfig, slug)
+		}
 	}
 	if cfg.MaxResultChars == 0 {
 		cfg.MaxResultChars = DefaultMaxResultChars
@@ -258,6 +288,7 @@ func New(cfg Config) (*Executor, error) {
 		strip[k] = struct{}{}
 	}
 	cfg.Timeouts = maps.Clone(cfg.Timeouts)
+	cfg.Overrides = maps.Clone(cfg.Overrides)
 	cfg.Before = slices.Clone(cfg.Before)
 	cfg.After = slices.Clone(cfg.After)
 	cfg.FillDefaultsFor = slices.Clone(cfg.FillDefaultsFor)
@@ -275,6 +306,7 @@ func New(cfg Config) (*Executor, error) {
 		log:      log,
 		sh: &pool{
 			sem:      make(chan struct{}, cfg.MaxConcurrency),
+			compiler: schema.NewCompiler(schema.CompilerConfig{Limits: schema.Limits{MaxArgBytes: cfg.MaxArgBytes}}),
 			analyzer: sync.OnceValue(text.New),
 		},
 		lc: newLifecycle(),

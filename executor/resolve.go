@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -22,7 +21,11 @@ func (e *Executor) resolve(ctx context.Context, name string) (*prepared, Result,
 			if spec.Inactive {
 				return nil, Result{Tool: name, ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is turned off; use another tool", name)}, false
 			}
-			return e.preparePlatform(spec, v), Result{}, true
+			p, err := e.preparePlatform(spec, v)
+			if err != nil {
+				return nil, Result{Tool: name, ErrorKind: KindInternal, Error: fmt.Sprintf("%s cannot be called: %v", name, err)}, false
+			}
+			return p, Result{}, true
 		}
 	}
 	if e.cfg.Catalog != nil && name != "" && len(name) <= cache.MaxSlugLen {
@@ -80,12 +83,19 @@ func shorten(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func (e *Executor) preparePlatform(spec registry.ToolSpec, v *schema.Validator) *prepared {
+// preparePlatform returns the entry of a platform tool. reg is the registry's validator of
+// spec, which identifies the registration; the entry's own validator is compiled in the
+// executor's mode and limits.
+func (e *Executor) preparePlatform(spec registry.ToolSpec, reg *schema.Validator) (*prepared, error) {
 	if x, ok := e.sh.prepared.Load(spec.Name); ok {
 		// Only active tools get here, and re-registering a name compiles a new validator.
-		if p := x.(*prepared); p.key == v {
-			return p
+		if p := x.(*prepared); p.key == reg {
+			return p, nil
 		}
+	}
+	v, err := e.sh.compiler.CompileWith(spec.Parameters, schema.CompileOptions{Mode: e.cfg.Validation})
+	if err != nil {
+		return nil, fmt.Errorf("its parameter schema is invalid: %w", err)
 	}
 	p := e.newPrepared(Tool{
 		Name:        spec.Name,
@@ -94,9 +104,9 @@ func (e *Executor) preparePlatform(spec registry.ToolSpec, v *schema.Validator) 
 		Idempotent:  spec.Idempotent,
 		Destructive: spec.NeedsConfirmation(),
 	}, v, nil, spec.RetryTimeout)
-	p.spec, p.key = spec, v
+	p.spec, p.key = spec, reg
 	e.sh.prepared.Store(spec.Name, p)
-	return p
+	return p, nil
 }
 
 // maxPreparedActions bounds the actions whose compiled validators an executor keeps.
@@ -111,11 +121,8 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 			return p, nil
 		}
 	}
-	params := act.Parameters
-	if len(params) == 0 {
-		params = json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	v, err := schema.Compile(params)
+	// The host's override, then the normaliser (unless Strict), then the compiled checks.
+	v, err := e.sh.compiler.CompileWith(act.Parameters, schema.CompileOptions{Mode: e.cfg.Validation, Slug: act.Slug, Overrides: e.cfg.Overrides})
 	if err != nil {
 		return nil, fmt.Errorf("its parameter schema is invalid: %w", err)
 	}

@@ -220,7 +220,10 @@ func (r *Router) schemas(ctx context.Context, args json.RawMessage) (json.RawMes
 			out = append(out, entry{Slug: p.action.Slug, Error: "not allowed: " + d.Reason})
 			continue
 		}
-		fn, err := schema.ConvertWith(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{Hidden: registry.HostFilledParams(p.action.App)})
+		// Rendered as the inner executor validates: its mode, its overrides, without the
+		// parameters it fills itself.
+		fn, err := schema.ConvertWith(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{
+			Mode: r.inner.cfg.Validation, Overrides: r.inner.cfg.Overrides, Hidden: registry.HostFilledParams(p.action.App)})
 		if err != nil {
 			out = append(out, entry{Slug: p.action.Slug, Error: "its schema is unusable"})
 			continue

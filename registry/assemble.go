@@ -46,6 +46,10 @@ type AssemblerConfig struct {
 	MaxActions int
 	// Logger records assemblies (agent_id, tokens, dropped). Optional: nil is silent.
 	Logger *slog.Logger
+	// Validation and Overrides render action definitions as the executor validates them;
+	// see ResolverConfig. Optional.
+	Validation schema.Mode
+	Overrides  schema.Overrides
 }
 
 // Assembler builds the context an agent starts with: its persona, the skills of its
@@ -70,7 +74,8 @@ func NewAssembler(cfg AssemblerConfig) (*Assembler, error) {
 		cfg.MaxActions = DefaultResolveLimit
 	}
 	cfg.Categories = append([]Category(nil), cfg.Categories...)
-	res, err := NewResolver(ResolverConfig{Store: cfg.Store, Limit: cfg.MaxActions, Platform: cfg.Platform, Logger: cfg.Logger})
+	res, err := NewResolver(ResolverConfig{Store: cfg.Store, Limit: cfg.MaxActions, Platform: cfg.Platform, Logger: cfg.Logger,
+		Validation: cfg.Validation, Overrides: cfg.Overrides})
 	if err != nil {
 		return nil, err
 	}
@@ -414,7 +419,7 @@ func (a *Assembler) actionParts(ctx context.Context, sub Subject, hint string, s
 			skip(act.Slug, d.Reason)
 			continue
 		}
-		fn, err := schema.Convert(act.Slug, act.Description, act.Parameters)
+		fn, err := a.resolver.function(act)
 		if err != nil {
 			skip(act.Slug, "schema: "+err.Error())
 			continue

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 func TestAllowAll(t *testing.T) {
@@ -96,5 +97,82 @@ func TestTypedChecksArguments(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("CheckArgs(%s) = %q, want %q", tt.args, got, tt.want)
 		}
+	}
+}
+
+// TestResolveRendersAsTheExecutorValidates: the resolver renders a definition in the
+// executor's mode, with the host's override, and without the identity parameters of
+// Composio's own toolkit.
+func TestResolveRendersAsTheExecutorValidates(t *testing.T) {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	_, err := st.Apply(ctx, cache.Batch{
+		Apps: []cache.App{{Slug: "gmail"}, {Slug: registry.ComposioApp}},
+		Actions: []cache.Action{
+			{App: "gmail", Slug: "GMAIL_SEND_EMAIL", Description: "Send an email.", Parameters: json.RawMessage(`{"type":"object","properties":{
+				"recipient_email":{"type":"string"},"body":{"type":"string"},"user_id":{"type":"string","description":"Mailbox; 'me' is the user."},
+				"attachment":{"type":"object","description":"File to attach. Omit or set to null for no attachment.","properties":{"name":{"type":"string"}}}},
+				"required":["recipient_email","body","attachment"]}`)},
+			{App: registry.ComposioApp, Slug: "COMPOSIO_CHECK_ACTIVE_CONNECTION", Description: "Check a connection.", Parameters: json.RawMessage(`{"type":"object","properties":{
+				"toolkit":{"type":"string"},"user_id":{"type":"string"},"entity_id":{"type":"string"}},"required":["toolkit","user_id"]}`)},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type shape struct {
+		Properties []string
+		Required   []string
+	}
+	tests := []struct {
+		name string
+		cfg  registry.ResolverConfig
+		want map[string]shape
+	}{
+		{"lenient", registry.ResolverConfig{}, map[string]shape{
+			"GMAIL_SEND_EMAIL":                 {[]string{"attachment", "body", "recipient_email", "user_id"}, []string{"body", "recipient_email"}},
+			"COMPOSIO_CHECK_ACTIVE_CONNECTION": {[]string{"toolkit"}, []string{"toolkit"}},
+		}},
+		{"strict", registry.ResolverConfig{Validation: schema.Strict}, map[string]shape{
+			"GMAIL_SEND_EMAIL":                 {[]string{"attachment", "body", "recipient_email", "user_id"}, []string{"attachment", "body", "recipient_email"}},
+			"COMPOSIO_CHECK_ACTIVE_CONNECTION": {[]string{"toolkit"}, []string{"toolkit"}},
+		}},
+		{"override", registry.ResolverConfig{Overrides: schema.Overrides{"GMAIL_SEND_EMAIL": {Patch: json.RawMessage(`{"properties":{"attachment":{"description":"Required. The file to attach."}}}`)}}}, map[string]shape{
+			"GMAIL_SEND_EMAIL":                 {[]string{"attachment", "body", "recipient_email", "user_id"}, []string{"attachment", "body", "recipient_email"}},
+			"COMPOSIO_CHECK_ACTIVE_CONNECTION": {[]string{"toolkit"}, []string{"toolkit"}},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := tt.cfg
+			cfg.Store = st
+			r, err := registry.NewResolver(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := r.Resolve(ctx, registry.Subject{Apps: []string{"gmail", registry.ComposioApp}}, "Use GMAIL_SEND_EMAIL and COMPOSIO_CHECK_ACTIVE_CONNECTION.")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]shape{}
+			for _, fn := range res.Functions {
+				var p struct {
+					Properties map[string]json.RawMessage
+					Required   []string
+				}
+				if err := json.Unmarshal(fn.Parameters, &p); err != nil {
+					t.Fatal(err)
+				}
+				s := shape{Required: p.Required}
+				for k := range p.Properties {
+					s.Properties = append(s.Properties, k)
+				}
+				slices.Sort(s.Properties)
+				got[fn.Slug] = s
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("definitions (-want +got):\n%s\nskipped: %v", diff, res.Skipped)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"regexp"
 	"slices"
 
@@ -69,6 +70,15 @@ type ResolverConfig struct {
 	// Logger records tier failures (a failing tier is skipped, not fatal). Optional: nil is
 	// silent.
 	Logger *slog.Logger
+	// Validation is the mode the executor validates arguments in; definitions are rendered
+	// to match it (schema.ConvertOptions.Mode): normalised required lists in
+	// schema.Lenient and schema.Off, the declared ones in schema.Strict. Optional. Defaults
+	// to schema.Lenient, as executor.Config.Validation does.
+	Validation schema.Mode
+	// Overrides are the host's changes to action schemas, by slug, applied before a
+	// definition is rendered. Give the executor the same map (executor.Config.Overrides).
+	// Optional.
+	Overrides schema.Overrides
 }
 
 // Resolver turns a step's prompt into the function definitions of the actions the agent may
@@ -94,6 +104,7 @@ func NewResolver(cfg ResolverConfig) (*Resolver, error) {
 	if cfg.Ranker == nil {
 		cfg.Ranker = newHintRanker(cfg.Store, cfg.Limit, cfg.Logger)
 	}
+	cfg.Overrides = maps.Clone(cfg.Overrides)
 	return &Resolver{cfg: cfg, access: NewAccess(AccessConfig{Store: cfg.Store, Platform: cfg.Platform}), log: log}, nil
 }
 
@@ -125,11 +136,19 @@ func ExplicitSlugs(prompt string) []string {
 	return out
 }
 
+// function renders the definition of act in the configured mode, with the host's override
+// and without the parameters the host fills.
+func (r *Resolver) function(act cache.Action) (schema.Function, error) {
+	return schema.ConvertWith(act.Slug, act.Description, act.Parameters, schema.ConvertOptions{
+		Mode: r.cfg.Validation, Overrides: r.cfg.Overrides, Hidden: HostFilledParams(act.App)})
+}
+
 // Resolve returns the actions sub may call for prompt, at most the configured limit. Tier 1
 // keeps the slugs written in the prompt that sub may call; when it finds none, tier 2 asks
 // the semantic search; when that finds none (or fails, which is logged), tier 3 ranks the
 // catalogue. Every returned action passed the same access check the executor applies, and
-// its definition leaves out the parameters the host fills (HostFilledParams).
+// its definition is rendered as the executor validates (Validation, Overrides) and leaves
+// out the parameters the host fills (HostFilledParams).
 // Errors are returned only for a cancelled context or a store failure while reading the
 // subject's apps.
 func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Resolution, error) {
@@ -214,7 +233,7 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, 
 			r.skip(res, slug, d.Reason)
 			continue
 		}
-		fn, err := schema.ConvertWith(act.Slug, act.Description, act.Parameters, schema.ConvertOptions{Hidden: HostFilledParams(act.App)})
+		fn, err := r.function(act)
 		if err != nil {
 			r.skip(res, slug, "schema: "+err.Error())
 			continue
