@@ -70,8 +70,13 @@ type Result struct {
 	Apps []string
 	// Capabilities are the capabilities read from the prompt.
 	Capabilities []string
-	// Confident reports whether the hint carries the strong directive ("You MUST call").
+	// Confident reports whether the hint carries the strong directive ("You MUST call"):
+	// the top action scored above the confidence threshold, and its app is one the prompt
+	// names when it names any. A hint that is not confident says so and points the model
+	// at the search_tools meta-tool.
 	Confident bool
+	// Reason says, in a sentence, why the hint has this tier and confidence.
+	Reason string
 }
 
 // Match explains why an action is listed.
@@ -133,6 +138,8 @@ type Config struct {
 	Logger *slog.Logger
 	// Limits bound the hint. Optional. Zero fields take the defaults.
 	Limits Limits
+	// Weights rank the candidate actions. Optional. Nil means DefaultWeights().
+	Weights *Weights
 }
 
 // Builder builds hints. It is safe for concurrent use; build one per configuration and share
@@ -144,8 +151,9 @@ type Builder struct {
 	an     *text.Analyzer
 	log    *slog.Logger
 	limits Limits
-	pool   sync.Pool // *scratch
-	index  *termIndex
+	pool    sync.Pool // *scratch
+	index   *termIndex
+	weights Weights
 }
 
 // New returns a Builder for cfg.
@@ -154,7 +162,11 @@ func New(cfg Config) *Builder {
 	if t == nil {
 		t = cache.DefaultTaxonomy()
 	}
-	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex()}
+	w := DefaultWeights()
+	if cfg.Weights != nil {
+		w = *cfg.Weights
+	}
+	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(), weights: w}
 }
 
 // defaultBuilder backs the package-level Build: created on first use, configured once.
@@ -170,17 +182,8 @@ func Build(ctx context.Context, st Store, req Request) (Result, error) {
 // errors is logged and the next tier runs; a panic in a tier is recovered and treated the
 // same way. The error is non-nil only when ctx is done or req is invalid (ErrInvalidRequest).
 func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, error) {
-	if err := ctx.Err(); err != nil {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("hint: %w", err)
-	}
-	if st == nil {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: nil store", ErrInvalidRequest)
-	}
-	if req.AgentID < 0 {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: negative agent id %d", ErrInvalidRequest, req.AgentID)
-	}
-	if req.AgentID == 0 && req.WorkspaceID == "" && len(req.Apps) == 0 {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: no agent, workspace or apps", ErrInvalidRequest)
+	if err := b.check(ctx, st, req); err != nil {
+		return Result{Strategy: StrategyNone}, err
 	}
 	prompt := req.Prompt
 	if len(prompt) > MaxPromptLen {
@@ -210,6 +213,21 @@ func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, err
 	return res, nil
 }
 
+// check refuses a request Build cannot serve.
+func (b *Builder) check(ctx context.Context, st Store, req Request) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("hint: %w", ctx.Err())
+	case st == nil:
+		return fmt.Errorf("%w: nil store", ErrInvalidRequest)
+	case req.AgentID < 0:
+		return fmt.Errorf("%w: negative agent id %d", ErrInvalidRequest, req.AgentID)
+	case req.AgentID == 0 && req.WorkspaceID == "" && len(req.Apps) == 0:
+		return fmt.Errorf("%w: no agent, workspace or apps", ErrInvalidRequest)
+	}
+	return nil
+}
+
 // rankTiers runs the tiers in order, recovering from a panic in any of them.
 func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt string, apps []string, enabled map[string]map[string]bool, res *Result) {
 	metas, err := b.actionMeta(ctx, st, apps)
@@ -221,9 +239,14 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	ok := b.safely(ctx, req, "ranked tiers", func() {
 		b.rank(req, prompt, apps, metas, res)
 	})
-	if (!ok || len(res.MatchedActions) == 0) && !req.RecipeMode {
+	if !ok || len(res.MatchedActions) == 0 {
+		// Nothing fits closely: say so and point the model at search, rather than list
+		// actions that merely exist.
 		*res = Result{Strategy: StrategyNone, Apps: apps, Capabilities: res.Capabilities}
-		b.safely(ctx, req, "fallback tier", func() { b.fallback(metas, res) })
+		if len(metas) > 0 && !req.RecipeMode {
+			res.Strategy = StrategyFallback
+			res.Reason = "no action matched the request's words or capabilities"
+		}
 	}
 }
 

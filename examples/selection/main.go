@@ -4,7 +4,12 @@
 // baseline, overall and split by kind, mode and app-set size.
 //
 //	go run ./examples/selection -catalog ../shared/catalog/composio-actions.jsonl \
-//	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json]
+//	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json]
+//
+// -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
+// and the fifth is scored, for each fold; these are the figures that predict unseen apps.
+// -fit fits the weights on all the cases and writes them to -out (the package's shipped
+// weights are made this way).
 package main
 
 import (
@@ -22,6 +27,8 @@ import (
 var (
 	missAt  int
 	explain string
+	cv, fit bool
+	out     string
 )
 
 func main() {
@@ -31,6 +38,9 @@ func main() {
 	flag.IntVar(&missAt, "miss-at", 5, "rank beyond which -misses lists a case")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	flag.StringVar(&explain, "explain", "", "print the hint and its explanations for the case with this id")
+	flag.BoolVar(&cv, "cv", false, "also run the app-grouped 5-fold cross-validation (weights fitted per fold)")
+	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
+	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
 	flag.Parse()
 	if *catalog == "" || *eval == "" {
 		fmt.Fprintln(os.Stderr, "selection: -catalog and -eval are required")
@@ -70,9 +80,35 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		}
 		return fmt.Errorf("selection: no case %q", explain)
 	}
+	if fit {
+		w, frep, err := hinteval.Fit(ctx, st, cases, hinteval.FitOptions{})
+		if err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(w, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Printf("fit: %d cases, objective %.4f (start %.4f), %d passes\n", frep.Cases, frep.Objective, frep.Start, frep.Passes)
+		if out == "" {
+			fmt.Println(string(b))
+			return nil
+		}
+		return os.WriteFile(out, append(b, '\n'), 0o644)
+	}
 	rep, err := hinteval.Run(ctx, st, cases, hinteval.Options{})
 	if err != nil {
 		return err
+	}
+	if cv {
+		cvr, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, hinteval.FitOptions{})})
+		if err != nil {
+			return err
+		}
+		fmt.Println("app-grouped 5-fold cross-validation (weights fitted on the other folds' apps):")
+		cvr.Print(os.Stdout)
+		fmt.Printf("in-sample hit@5 minus cross-validated: %.3f\n\n", rep.Overall.Hit5-cvr.Overall.Hit5)
+		fmt.Println("in-sample (the shipped weights):")
 	}
 	if asJSON {
 		out := rep

@@ -176,6 +176,12 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 		}
 		rep.Outcomes = append(rep.Outcomes, o)
 	}
+	return summarizeAll(rep.Outcomes), nil
+}
+
+// summarizeAll builds a Report from outcomes: overall and split by kind, mode and size.
+func summarizeAll(outcomes []Outcome) Report {
+	rep := Report{Outcomes: outcomes}
 	rep.Overall, rep.Baseline = summarize(rep.Outcomes)
 	rep.Splits, rep.BSplits = map[string]Metrics{}, map[string]Metrics{}
 	groups := map[string][]Outcome{}
@@ -191,7 +197,7 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 	for k, os := range groups {
 		rep.Splits[k], rep.BSplits[k] = summarize(os)
 	}
-	return rep, nil
+	return rep
 }
 
 func destructiveSet(ctx context.Context, st Store) (map[string]bool, error) {

@@ -27,6 +27,9 @@ type Term struct {
 	Stem   string
 	Weight float64
 	Role   Role
+	// Source says where the term comes from: the prompt's own word, or an expansion of one
+	// (RoleSynonym terms).
+	Source Source
 }
 
 // AppMention is an app the prompt names, directly ("slack", "google calendar") or through an
@@ -75,9 +78,6 @@ type token struct {
 	weight float64
 	proper bool // capitalised inside a sentence: likely a name ("Jane", "Finance")
 }
-
-// synonymW is the share of a word's weight its synonyms get.
-const synonymW = 0.35
 
 // Prompt analyses a prompt. apps are the app slugs the agent may use (lower case): only they
 // can be named. Prompt never fails; an empty prompt has no clauses.
@@ -172,7 +172,7 @@ func sentenceStart(toks []token) bool {
 func (a *Analyzer) isName(w string) bool {
 	s := a.Stem(w)
 	return !a.stop[w] && a.verbs[s] == "" && a.nounVerbs[s] == "" && !a.timeWord[s] &&
-		a.syn[s] == nil && a.canon[w] == nil && a.aliases[w] == nil && !a.prep[w]
+		a.kb.canon[w] == nil && a.kb.aliases[w] == nil && !a.prep[w] && a.kb.known[s] < commonDF
 }
 
 // field types one whitespace-separated field of a prompt.
@@ -210,10 +210,17 @@ func (a *Analyzer) field(toks []token, f string) []token {
 	case hasFileExt(lower) && !strings.Contains(lower, "/"):
 		return ent("file", 0.6)
 	}
+	capital := isCapitalised(f)
 	for _, w := range Words(f) {
 		if isNumber(w) || (len(w) > 1 && isNumber(w[:len(w)-1])) {
 			toks = append(toks, token{kind: tokID})
 			continue
+		}
+		// A word no dictionary knows is most likely a typo, unless it is capitalised (a name).
+		if !capital && !a.stop[w] {
+			if r := a.repair(w); r != "" {
+				w = r
+			}
 		}
 		toks = append(toks, token{kind: tokWord, word: w})
 	}
@@ -351,12 +358,22 @@ func findClose(s string, from int, closeQ, openQ rune) int {
 	return -1
 }
 
-// rewrite replaces multi-word phrasings ("look up" -> "get").
+// commonDF is the catalogue document frequency from which a capitalised word is read as a
+// word rather than a name ("the Finance folder").
+const commonDF = 50
+
+// rewrite replaces multi-word phrasings: WordNet's phrasal verbs by the verb class they
+// stand for ("set up" -> "create"), and the idioms of rewrites ("let the team know").
 func (a *Analyzer) rewrite(toks []token) []token {
 	out := make([]token, 0, len(toks))
 	var wild, skipped []token
 	for i := 0; i < len(toks); {
 		if toks[i].kind == tokWord {
+			if class, n := a.matchPhraseVerb(toks[i:]); n > 0 {
+				out = append(out, token{kind: tokWord, word: class})
+				i += n
+				continue
+			}
 			var rw rewrite
 			var n int
 			if rw, n, wild, skipped = a.matchRewrite(toks[i:], wild[:0], skipped[:0]); n > 0 {
@@ -388,6 +405,32 @@ func (a *Analyzer) rewrite(toks []token) []token {
 		i++
 	}
 	return out
+}
+
+// matchPhraseVerb finds the longest WordNet phrase that opens toks and stands for a verb
+// class; it returns the class and the number of tokens the phrase spans (0 when none).
+func (a *Analyzer) matchPhraseVerb(toks []token) (string, int) {
+	for _, p := range a.kb.phrases[a.Stem(toks[0].word)] {
+		class, ok := a.phraseVerb[p]
+		if !ok {
+			continue
+		}
+		parts := strings.Split(p, " ")
+		if len(parts) > len(toks) {
+			continue
+		}
+		match := true
+		for k := 1; k < len(parts); k++ {
+			if toks[k].kind != tokWord || a.Stem(toks[k].word) != parts[k] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return class, len(parts)
+		}
+	}
+	return "", 0
 }
 
 // matchRewrite finds the first rewrite whose pattern opens toks. It returns the rewrite,
@@ -668,19 +711,22 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		c.Verb = VerbSearch
 	}
 
-	add := func(stem string, w float64, r Role) {
+	addFrom := func(stem string, w float64, r Role, src Source) {
 		for i := range c.Terms {
 			// A word can be both the verb and something acted on ("list" the audiences,
-			// which are lists): it keeps one term per side.
-			if c.Terms[i].Stem == stem && (c.Terms[i].Role == RoleVerb) == (r == RoleVerb) {
-				if w > c.Terms[i].Weight {
-					c.Terms[i].Weight, c.Terms[i].Role = w, r
+			// which are lists): it keeps one term per side. A word of the prompt's own
+			// outranks the same word reached by expansion.
+			t := &c.Terms[i]
+			if t.Stem == stem && (t.Role == RoleVerb) == (r == RoleVerb) {
+				if src < t.Source || src == t.Source && w > t.Weight {
+					t.Weight, t.Role, t.Source = w, r, src
 				}
 				return
 			}
 		}
-		c.Terms = append(c.Terms, Term{Stem: stem, Weight: w, Role: r})
+		c.Terms = append(c.Terms, Term{Stem: stem, Weight: w, Role: r, Source: src})
 	}
+	add := func(stem string, w float64, r Role) { addFrom(stem, w, r, SourceWord) }
 	if c.Verb != "" {
 		w := 1.0
 		if c.VerbImplied {
@@ -726,8 +772,12 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			case s != c.Verb:
 				add(s, 0.5, RoleVerb)
 			}
-			for _, o := range a.verbObj[s] {
-				add(o, 0.5, RoleSynonym)
+			// What the verb makes or acts on, by derivation ("attach" -> attachment,
+			// "remind" -> reminder).
+			for _, r := range a.kb.wn[s] {
+				if r.Source == SourceDerived && a.verbs[r.Stem] == "" {
+					addFrom(r.Stem, 0.5*r.Weight, RoleSynonym, SourceDerived)
+				}
 			}
 			inPhrase = false
 			continue
@@ -783,12 +833,12 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 				(t.kind == tokWord && (t.word == "her" || t.word == "him" || t.word == "them"))
 			if person {
 				add(a.Stem("member"), 0.6, RoleObject)
-				add(a.Stem("collaborator"), 0.3, RoleSynonym)
+				addFrom(a.Stem("collaborator"), 0.3, RoleSynonym, SourceContext)
 				// A person added to a meeting is a guest: the event is updated.
 				if c.Verb == VerbAdd && a.mentionsEvent(toks) {
 					c.Verb = VerbUpdate
 					add(a.Stem("attendee"), 0.6, RoleObject)
-					add(a.Stem("guest"), 0.3, RoleSynonym)
+					addFrom(a.Stem("guest"), 0.3, RoleSynonym, SourceContext)
 				}
 				break
 			}
@@ -797,18 +847,6 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 	for _, t := range toks {
 		if t.kind == tokWord && (t.word == "everyone" || t.word == "everybody" || t.word == "all") && verbAt >= 0 {
 			c.Plural = true
-		}
-	}
-	// A question about what people said asks to read messages.
-	if question {
-		for _, t := range toks {
-			if t.kind == tokWord {
-				switch a.Stem(t.word) {
-				case "say", "talk", "discuss", "mention", "writ", "post", "chat", "ask":
-					add(a.Stem("message"), 0.8, RoleObject)
-					add("history", 0.4, RoleSynonym)
-				}
-			}
 		}
 	}
 	// Sharing, dropping or putting something in a chat channel is posting a message there.
@@ -822,30 +860,19 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			}
 		}
 	}
-	// The main object of an app the clause names, when the clause names no object itself
-	// ("search my Gmail for the booking" is about e-mail).
-	hasObj := false
-	for _, t := range c.Terms {
-		if t.Role == RoleObject || t.Role == RoleWord || t.Role == RoleEntity {
-			hasObj = true
-		}
-	}
-	for _, m := range c.Apps {
-		if m.Strength >= 1 && !hasObj {
-			for _, o := range a.appObj[m.App] {
-				add(o, 0.4, RoleSynonym)
-			}
-		}
-	}
-	// Synonyms, at half the weight of the word they stand in for.
+	// Expansions from WordNet and the catalogue, weighted by the word they stand in for
+	// and by how close the relation is; the ranking weighs each source on its own.
 	n := len(c.Terms)
 	for i := 0; i < n; i++ {
 		t := c.Terms[i]
-		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime {
+		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime || t.Source != SourceWord {
 			continue
 		}
-		for _, s := range a.syn[t.Stem] {
-			add(s, t.Weight*synonymW, RoleSynonym)
+		for _, r := range a.Expansions(t.Stem) {
+			if a.verbs[r.Stem] != "" || a.stop[r.Stem] {
+				continue // a verb word would stand for an intent the prompt did not state
+			}
+			addFrom(r.Stem, t.Weight*r.Weight, RoleSynonym, r.Source)
 		}
 	}
 	return c
@@ -884,19 +911,17 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 				named[k] = true
 			}
 		}
-		for _, app := range a.aliases[w] {
-			if !slices.Contains(apps, app) {
+		for _, al := range a.kb.aliases[w] {
+			if !slices.Contains(apps, al.App) || !spellsWords(al.Words, toks[i:]) {
 				continue
 			}
-			loose := a.looseAlias(w)
-			if loose {
-				mention(app, 0.5)
-				if _, ok := named[i]; !ok {
-					named[i] = false
+			mention(al.App, al.Strength)
+			for k := i; k < i+len(al.Words); k++ {
+				if al.Strength >= 1 {
+					named[k] = true
+				} else if _, ok := named[k]; !ok {
+					named[k] = false // a loose alias ("calendar") stays a search term too
 				}
-			} else {
-				mention(app, 1)
-				named[i] = true
 			}
 		}
 	}
@@ -943,14 +968,15 @@ func spells(app string, toks []token) int {
 	return 0
 }
 
-// looseAlias reports whether an alias is also an ordinary word ("calendar", "drive"), so it
-// stays a search term and names its app only weakly.
-func (a *Analyzer) looseAlias(w string) bool {
-	switch w {
-	case "gcal", "gdrive", "gsheet", "gdoc", "gdocs", "msteams", "gh", "gmeet", "yt", "sfdc",
-		"onedrive", "outlook", "gmail", "notion", "confluence", "excel", "teams", "drive",
-		"sheets", "docs":
+// spellsWords reports whether toks open with the words ws.
+func spellsWords(ws []string, toks []token) bool {
+	if len(ws) > len(toks) {
 		return false
+	}
+	for k, w := range ws {
+		if toks[k].kind != tokWord || toks[k].word != w {
+			return false
+		}
 	}
 	return true
 }
@@ -1048,7 +1074,7 @@ func mergeClauses(cs []Clause) []Clause {
 					continue
 				}
 				t.Weight *= f
-				t.Role = RoleSynonym
+				t.Role, t.Source = RoleSynonym, SourceContext
 				c.Terms = appendTerm(c.Terms, t)
 			}
 			if len(c.Apps) == 0 {

@@ -1,0 +1,55 @@
+package hint
+
+import (
+	"context"
+	"fmt"
+)
+
+// Trace is the part of a Build that does not depend on the weights: the analysed prompt and
+// every candidate action with its features. Rank replays the ranking with other weights in a
+// fraction of a Build's time, which is what fitting weights needs (see hinteval.Fit). A
+// Trace is immutable and safe for concurrent use; it holds the store's metadata for the
+// request's apps.
+type Trace struct {
+	b *Builder
+	r *ranking // nil when no action can match
+}
+
+// Trace analyses req as Build does, up to the weights. The errors are Build's.
+func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, error) {
+	if err := b.check(ctx, st, req); err != nil {
+		return nil, err
+	}
+	prompt := req.Prompt
+	if len(prompt) > MaxPromptLen {
+		prompt = prompt[:MaxPromptLen]
+	}
+	apps, enabled := b.resolveApps(ctx, st, req)
+	t := &Trace{b: b}
+	if len(apps) == 0 {
+		return t, nil
+	}
+	metas, err := b.actionMeta(ctx, st, apps)
+	if err != nil {
+		return nil, fmt.Errorf("hint: %w", err)
+	}
+	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled))
+	return t, nil
+}
+
+// Rank returns the actions Build would list with weights w, best first, and whether the
+// hint would be confident.
+func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
+	if t.r == nil {
+		return nil, false
+	}
+	first := -1.0
+	var app string
+	t.b.list(t.r, &w, func(c *cand, score float64, _ int) {
+		if actions == nil {
+			first, app = score, t.r.metas[c.i].App
+		}
+		actions = append(actions, t.r.metas[c.i].Action)
+	})
+	return actions, actions != nil && t.r.confident(&w, first, app)
+}
