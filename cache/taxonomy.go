@@ -354,7 +354,7 @@ func DefaultObjects() []Object {
 	files := []string{CapRead, CapCreate, CapUpdate, CapDelete, CapUpload, CapDownload}
 	runnable := []string{CapRun, CapRead, CapCreate, CapUpdate, CapDelete}
 	return []Object{
-		{Name: "message", Words: []string{"message", "chat", "dm", "sms", "text message", "direct message", "announcement"}, Verbs: sendable},
+		{Name: "message", Words: []string{"message", "chat", "dm", "sms", "text message", "direct message", "announcement"}, Verbs: sendable, CreateSends: true},
 		{Name: "channel", Words: []string{"channel", "conversation", "room", "chatroom", "group chat"}, Verbs: crud},
 		{Name: "thread", Words: []string{"thread"}, Verbs: sendable},
 		{Name: "email", Words: []string{"email", "mail", "inbox", "e-mail", "newsletter email"}, Verbs: sendable},
@@ -374,7 +374,7 @@ func DefaultObjects() []Object {
 		{Name: "release", Words: []string{"release", "version"}, Verbs: crud},
 		{Name: "workflow", Words: []string{"workflow", "pipeline", "job", "build", "automation", "run", "check"}, Verbs: runnable},
 		{Name: "deployment", Words: []string{"deployment", "deploy"}, Verbs: runnable},
-		{Name: "comment", Words: []string{"comment", "reply", "remark"}, Verbs: crud},
+		{Name: "comment", Words: []string{"comment", "reply", "remark", "note"}, Verbs: crud},
 		{Name: "review", Words: []string{"review", "approval"}, Verbs: crud},
 		{Name: "file", Words: []string{"file", "attachment", "upload", "pdf", "asset"}, Verbs: files},
 		{Name: "folder", Words: []string{"folder", "directory"}, Verbs: files},
@@ -382,7 +382,7 @@ func DefaultObjects() []Object {
 		{Name: "spreadsheet", Words: []string{"spreadsheet", "sheet", "worksheet", "tab"}, Verbs: crud},
 		{Name: "row", Words: []string{"row", "record", "entry", "line"}, Verbs: crud},
 		{Name: "cell", Words: []string{"cell", "column", "range", "value", "formula"}, Verbs: crud},
-		{Name: "page", Words: []string{"page", "wiki", "block", "note"}, Verbs: crud},
+		{Name: "page", Words: []string{"page", "wiki", "block"}, Verbs: crud},
 		{Name: "database", Words: []string{"database", "table", "base", "collection", "schema"}, Verbs: crud},
 		{Name: "query", Words: []string{"query", "sql", "select"}, Verbs: runnable},
 		{Name: "task", Words: []string{"task", "todo", "subtask", "checklist", "chore", "assignment"}, Verbs: crud},

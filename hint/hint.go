@@ -147,10 +147,10 @@ type Config struct {
 // indexes for stores that hand out the same metadata on every call (the memory store), which
 // only makes it faster: results never depend on it.
 type Builder struct {
-	tax    *cache.Taxonomy
-	an     *text.Analyzer
-	log    *slog.Logger
-	limits Limits
+	tax     *cache.Taxonomy
+	an      *text.Analyzer
+	log     *slog.Logger
+	limits  Limits
 	pool    sync.Pool // *scratch
 	index   *termIndex
 	weights Weights

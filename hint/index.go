@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/internal/text"
 )
 
 // termIndex keeps, per app, postings lists from term IDs to the actions (and fields) that
@@ -29,6 +30,10 @@ type appIndex struct {
 	// 2 description), each (action, field) pair once. Matching a prompt then touches only
 	// the postings of its own terms, not every term of every action.
 	post map[uint32][]uint32
+	// objects are the app's main objects (see Builder.appObjects).
+	objects []string
+	// verbs are the actions' main verb classes.
+	verbs []string
 }
 
 func newTermIndex() *termIndex {
@@ -44,7 +49,7 @@ func identity(m *cache.ActionMeta) *string {
 
 // forRun returns the index of one app's run of metadata when it is valid, building it
 // when the same metadata has been seen before.
-func (x *termIndex) forRun(run []cache.ActionMeta) *appIndex {
+func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMeta) []string, an *text.Analyzer) *appIndex {
 	app := run[0].App
 	first, last := identity(&run[0]), identity(&run[len(run)-1])
 	if first == nil || last == nil {
@@ -65,7 +70,10 @@ func (x *termIndex) forRun(run []cache.ActionMeta) *appIndex {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	ix = &appIndex{n: len(run), first: first, last: last, post: map[uint32][]uint32{}}
+	ix = &appIndex{n: len(run), first: first, last: last, post: map[uint32][]uint32{}, objects: objects(run), verbs: make([]string, len(run))}
+	for i := range run {
+		ix.verbs[i], _ = an.MainVerb(run[i].SlugTerms)
+	}
 	for i := range run {
 		for f, terms := range [3][]string{run[i].SlugTerms, run[i].NameTerms, run[i].DescTerms} {
 			p := uint32(i)<<2 | uint32(f)

@@ -24,8 +24,10 @@ const (
 	maxClauses     = 4
 	maxTerms       = 64
 	maxUnexplained = 5
-	maxExpansions  = 24 // expansion terms kept per clause, strongest first
-	lookupTake     = 2  // actions listed for a step the prompt implies (finding what it acts on)
+	maxExpansions  = 24   // expansion terms kept per clause, strongest first
+	genericDF      = 1500 // catalogue actions from which a word is too common to be an app's object
+	lookupTake     = 2    // actions listed for a step the prompt implies (finding what it acts on)
+	minKeep        = 3    // a clause's best actions listed however low they score
 	verbTermW      = 0.35
 )
 
@@ -62,6 +64,19 @@ type clauseInfo struct {
 type scratch struct {
 	slugM, nameM, descM []uint64
 	runs                []run
+	// verbs memoises each action's main verb class; verbSet says which are known.
+	verbs   []string
+	verbSet []bool
+}
+
+// mainVerb returns the main verb class of metas[i], from the app's index when it has one,
+// else computed once per call.
+func (sc *scratch) mainVerb(an *text.Analyzer, metas []cache.ActionMeta, i int) string {
+	if !sc.verbSet[i] {
+		sc.verbs[i], _ = an.MainVerb(metas[i].SlugTerms)
+		sc.verbSet[i] = true
+	}
+	return sc.verbs[i]
 }
 
 // run is one app's stretch of the metadata, with its term index when it has one.
@@ -81,6 +96,7 @@ type ranking struct {
 	lookups int      // the last lookups entries of clauses are implied lookup steps
 	of      []int    // per lookup: the clause it serves
 	recipe  bool
+	relaxed bool // no action passed the gate: the lists are guesses
 	caps    []string
 }
 
@@ -94,18 +110,6 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		p.Clauses = p.Clauses[:maxClauses]
 	}
 	r := &ranking{metas: metas, recipe: req.RecipeMode}
-	clauses := make([]clauseInfo, len(p.Clauses))
-	for ci, c := range p.Clauses {
-		b.prepareClause(&clauses[ci], c, &r.table)
-		r.caps = appendUniq(r.caps, clauses[ci].caps...)
-	}
-	lookups, of := b.lookups(req, clauses, &r.table)
-	r.clauses = append(clauses, lookups...)
-	r.lookups, r.of = len(lookups), of
-	if len(r.table) == 0 {
-		return nil
-	}
-
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
@@ -115,21 +119,54 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	sc.slugM = grow(sc.slugM, n)
 	sc.nameM = grow(sc.nameM, n)
 	sc.descM = grow(sc.descM, n)
-
-	// Match every action against the term table: through the app's term index when the
-	// store's metadata is indexed, else term by term. Both give the same masks. Indexes
-	// are looked up (and built) before the table is mapped to term IDs, so that a term
-	// first seen in an index built now is known to the table.
+	if cap(sc.verbs) < n {
+		sc.verbs, sc.verbSet = make([]string, n), make([]bool, n)
+	}
+	sc.verbs, sc.verbSet = sc.verbs[:n], sc.verbSet[:n]
+	clear(sc.verbSet)
+	// One run per app; its term index is looked up (and built) before the table is mapped
+	// to term IDs, so that a term first seen in an index built now is known to the table.
 	runs := sc.runs[:0]
 	for start := 0; start < n; {
 		end := start + 1
 		for end < n && metas[end].App == metas[start].App {
 			end++
 		}
-		runs = append(runs, run{start: start, end: end, ix: b.index.forRun(metas[start:end])})
+		ix := b.index.forRun(metas[start:end], b.appObjects, b.an)
+		if ix != nil {
+			copy(sc.verbs[start:end], ix.verbs)
+			for i := start; i < end; i++ {
+				sc.verbSet[i] = true
+			}
+		}
+		runs = append(runs, run{start: start, end: end, ix: ix})
 		start = end
 	}
 	sc.runs = runs
+	objectsOf := func(app string) []string {
+		for _, rn := range runs {
+			if metas[rn.start].App == app {
+				if rn.ix != nil {
+					return rn.ix.objects
+				}
+				return b.appObjects(metas[rn.start:rn.end])
+			}
+		}
+		return nil
+	}
+
+	clauses := make([]clauseInfo, len(p.Clauses))
+	for ci, c := range p.Clauses {
+		b.prepareClause(&clauses[ci], c, &r.table, objectsOf)
+		r.caps = appendUniq(r.caps, clauses[ci].caps...)
+	}
+	lookups, of := b.lookups(req, clauses, &r.table)
+	r.clauses = append(clauses, lookups...)
+	r.lookups, r.of = len(lookups), of
+	if len(r.table) == 0 {
+		return nil
+	}
+
 	ids := b.index.table(r.table)
 	var lookup func(terms []string) uint64 // made for the first run without an index
 	var df [maxTerms]int
@@ -167,18 +204,41 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		idf[k] = math.Log(1 + (float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5))
 	}
 	r.lists = make([][]cand, len(r.clauses))
+	found := false
 	for ci := range r.clauses {
 		info := &r.clauses[ci]
-		r.lists[ci] = b.candidates(r, info, sc, idf, b.appDescShares(r.table, info))
+		r.lists[ci] = b.candidates(r, info, sc, idf, b.appDescShares(r.table, info), false)
+		found = found || len(r.lists[ci]) > 0
+	}
+	if !found && !r.recipe {
+		// Nothing passes the gate (a vague prompt): the best guesses among actions that
+		// share any word with the prompt, which the hint will not be sure of.
+		r.relaxed = true
+		for ci := range r.clauses {
+			info := &r.clauses[ci]
+			r.lists[ci] = b.candidates(r, info, sc, idf, b.appDescShares(r.table, info), true)
+		}
 	}
 	return r
 }
 
 // prepareClause turns an analysed clause into the ranking's view of it, adding its terms to
 // the table.
-func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string) {
+func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string, objectsOf func(app string) []string) {
 	info.c = c
 	ts := topTerms(c.Terms, b.limits.MaxQueryTokens)
+	// A clause that names an app but not what it acts on ("search my Gmail for the
+	// booking", "find Jane Whitfield in HubSpot") is about the app's main objects.
+	if !hasObject(ts) {
+		for _, m := range c.Apps {
+			if m.Strength < 1 {
+				continue
+			}
+			for _, o := range objectsOf(m.App) {
+				ts = append(ts, text.Term{Stem: o, Weight: 0.5, Role: text.RoleSynonym, Source: text.SourceContext})
+			}
+		}
+	}
 	slot := func(stem string) int {
 		idx := slices.Index(*table, stem)
 		if idx < 0 {
@@ -291,6 +351,49 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string
 	info.byName = slices.ContainsFunc(c.Terms, func(t text.Term) bool { return t.Role == text.RoleContent })
 }
 
+// hasObject reports whether terms name something the clause acts on.
+func hasObject(ts []text.Term) bool {
+	for _, t := range ts {
+		switch t.Role {
+		case text.RoleObject, text.RoleWord, text.RoleEntity:
+			return true
+		}
+	}
+	return false
+}
+
+// appObjects returns an app's main objects: the two words its actions' slugs hold most
+// often, verbs and words common to most apps' slugs aside.
+func (b *Builder) appObjects(run []cache.ActionMeta) []string {
+	count := map[string]int{}
+	for i := range run {
+		for _, t := range run[i].SlugTerms {
+			if _, verb := b.an.VerbClass(t); verb || len(t) < 3 {
+				continue
+			}
+			if df, _ := b.an.KnownStem(t); df > genericDF {
+				continue
+			}
+			count[t]++
+		}
+	}
+	var out []string
+	for len(out) < 2 {
+		best, n := "", 0
+		for t, c := range count {
+			if c > n || c == n && t < best {
+				best, n = t, c
+			}
+		}
+		if n < 2 && len(out) > 0 || n == 0 {
+			break
+		}
+		out = append(out, best)
+		delete(count, best)
+	}
+	return out
+}
+
 // appDescShares returns, per app, the share of a clause's own words (by weight) that the
 // app's self-description holds; nil when no app's does.
 func (b *Builder) appDescShares(table []string, info *clauseInfo) map[string]float32 {
@@ -313,7 +416,7 @@ func (b *Builder) appDescShares(table []string, info *clauseInfo) map[string]flo
 
 // candidates scores nothing: it finds the actions that may serve a clause and describes
 // each by its features.
-func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [maxTerms]float64, descShare map[string]float32) []cand {
+func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [maxTerms]float64, descShare map[string]float32, relaxed bool) []cand {
 	metas := r.metas
 	var out []cand
 	readClause := b.an.Family(info.c.Verb) == text.FamilyRead
@@ -348,7 +451,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			}
 			// Safety: destructive actions only for a destructive clause, and then only
 			// when their verb is destructive too.
-			aVerb, _ := b.an.MainVerb(m.SlugTerms)
+			aVerb := sc.mainVerb(b.an, metas, i)
 			if m.Destructive && !b.destructiveFits(info, aVerb, m.SlugTerms) {
 				continue
 			}
@@ -358,7 +461,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			// specific capabilities, or be an action of the app the clause names with a
 			// fitting verb ("search my Gmail").
 			objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
-			if !r.recipe {
+			if !r.recipe && !relaxed {
 				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 				switch {
 				case capHit, objHit:
@@ -474,7 +577,7 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb string, slugTerms []string
 	case fa == fc:
 		return featVerbFamily
 	case related(fa, fc):
-		return -1
+		return featVerbRelated
 	}
 	return featVerbConflict
 }
@@ -493,11 +596,13 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 	for ci := range r.clauses {
 		kept[ci] = r.keep(r.lists[ci], w, lim)
 	}
-	// Interleave the stated clauses' rankings so each step surfaces its best actions first.
+	// Interleave the clauses' rankings so each step surfaces its best actions first; the
+	// implied steps that find what a clause acts on take part with their best few, after
+	// the stated steps of each round.
 	for rank := 0; ; rank++ {
 		more := false
-		for ci := 0; ci < nStated; ci++ {
-			if rank >= len(kept[ci]) {
+		for ci := range r.clauses {
+			if rank >= len(kept[ci]) || ci >= nStated && rank >= lookupTake {
 				continue
 			}
 			more = true
@@ -506,17 +611,7 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 			}
 		}
 		if !more {
-			break
-		}
-	}
-	// Then the implied steps that find what a clause acts on: their best few, after every
-	// stated step, so they never push a stated step's actions down.
-	for k := 0; k < r.lookups; k++ {
-		l := kept[nStated+k]
-		for j := 0; j < len(l) && j < lookupTake; j++ {
-			if !emit(l[j].cand, l[j].score, nStated+k) {
-				return
-			}
+			return
 		}
 	}
 }
@@ -524,7 +619,8 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 // keep scores a clause's candidates and keeps its best: the actions of an app the clause
 // names first, then by score; within keep_ratio of the top and above min_score.
 func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
-	out := make([]scored, len(cands))
+	out := make([]scored, 0, len(cands))
+	best, bestNamed := math.Inf(-1), math.Inf(-1)
 	for i := range cands {
 		c := &cands[i]
 		s := 0.0
@@ -533,7 +629,31 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 				s += float64(v) * w.v[k]
 			}
 		}
-		out[i] = scored{cand: c, score: s}
+		out = append(out, scored{cand: c, score: s})
+		if c.named {
+			bestNamed = max(bestNamed, s)
+		} else {
+			best = max(best, s)
+		}
+	}
+	// Actions that cannot be kept need no sorting: the cut below keeps, of the other apps'
+	// actions, only those within keep_ratio of the clause's first action (the named app's
+	// best when it has any) once that scores above min_score.
+	if bestNamed > math.Inf(-1) {
+		best = bestNamed
+	}
+	keepRatio, minScore := w.v[paramKeepRatio], w.v[paramMinScore]
+	if best >= minScore && len(out) > 4*minKeep {
+		floor := keepRatio * best
+		kept := out[:0]
+		for _, c := range out {
+			if c.cand.named || c.score >= floor {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) >= minKeep {
+			out = kept
+		}
 	}
 	metas := r.metas
 	slices.SortFunc(out, func(x, y scored) int {
@@ -555,8 +675,6 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 		}
 		return strings.Compare(mx.Action, my.Action)
 	})
-	keepRatio, minScore := w.v[paramKeepRatio], w.v[paramMinScore]
-	var best float64
 	n := 0
 	perApp := map[string]int{}
 	for _, c := range out {
@@ -564,8 +682,10 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 			best = c.score
 		}
 		// The named app's actions are kept on their own merit; others must also come close
-		// to the clause's best.
-		if c.score < minScore || (n > 0 && !c.cand.named && c.score < keepRatio*best) {
+		// to the clause's best. A clause's best few are kept however low they score: a
+		// weak guess, which the hint does not claim to be sure of, beats no answer.
+		low := c.score < minScore && n >= minKeep
+		if low || (n > 0 && !c.cand.named && c.score < keepRatio*best && (best >= minScore || n >= minKeep)) {
 			if !c.cand.named {
 				break
 			}
@@ -635,6 +755,8 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 	res.Strategy = res.Matches[0].Tier
 	res.Confident = r.confident(w, res.Matches[0].Score, res.Matches[0].App)
 	switch {
+	case r.relaxed:
+		res.Reason = "no action matched what the request acts on; these share some of its words"
 	case res.Confident:
 		res.Reason = "the top action matched the request closely"
 	case r.namesOtherApp(res.Matches[0].App):
@@ -674,7 +796,7 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 // confident reports whether a top action with this score earns the strong directive: it
 // scores above the threshold, and its app is one the prompt names when it names any.
 func (r *ranking) confident(w *Weights, score float64, app string) bool {
-	return score >= w.v[paramConfidentAt] && !r.namesOtherApp(app)
+	return !r.relaxed && score >= w.v[paramConfidentAt] && !r.namesOtherApp(app)
 }
 
 // namesOtherApp reports whether the first clause names an app directly and app is not one

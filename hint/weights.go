@@ -30,10 +30,12 @@ const (
 	featContextKey
 	featContextDesc
 	// The clause's intent verb against the action's main verb: the same class, the same
-	// family, add for create, a verb of another family, no verb in the slug.
+	// family, add for create, a verb of a family that partly overlaps (create and update,
+	// send and create), a verb of another family, no verb in the slug.
 	featVerbSame
 	featVerbFamily
 	featVerbAddCreate
+	featVerbRelated
 	featVerbConflict
 	featVerbNone
 	// A capability of the action equal to a specific one the clause asks for.
@@ -75,9 +77,9 @@ var weightNames = [numWeights]string{
 	featAssocKey: "assoc_key", featAssocDesc: "assoc_desc",
 	featContextKey: "context_key", featContextDesc: "context_desc",
 	featVerbSame: "verb_same", featVerbFamily: "verb_family", featVerbAddCreate: "verb_add_create",
-	featVerbConflict: "verb_conflict", featVerbNone: "verb_none",
-	featCapability:  "capability",
-	featPluralList:  "plural_list", featPluralByID: "plural_by_id", featIDGet: "id_get", featNameSearch: "name_search",
+	featVerbRelated: "verb_related", featVerbConflict: "verb_conflict", featVerbNone: "verb_none",
+	featCapability: "capability",
+	featPluralList: "plural_list", featPluralByID: "plural_by_id", featIDGet: "id_get", featNameSearch: "name_search",
 	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featAppDesc: "app_desc",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramConfidentAt: "confident_at",
@@ -117,7 +119,7 @@ func NeutralWeights() Weights {
 		featSlug: 1, featName: 0.8, featDesc: 0.3, featSynKey: 0.3, featSynDesc: 0.1,
 		featDerivKey: 0.3, featDerivDesc: 0.1, featHyperKey: 0.15, featHyperDesc: 0.05,
 		featAssocKey: 0.2, featAssocDesc: 0.05, featContextKey: 0.5, featContextDesc: 0.15,
-		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbConflict: -1, featVerbNone: -0.2,
+		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
 		featCapability: 1.2, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
 		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featAppDesc: 0.5,
 		featConfidence: 0.3, featUnexplained: -0.6,

@@ -273,17 +273,15 @@ func capRelations(rs []Relation) []Relation {
 	return out
 }
 
-// Expansions returns the relations of a stem (or a phrase of stems joined by spaces) from
-// WordNet and the catalogue, strongest first within each source; nil when none.
-func (a *Analyzer) Expansions(stem string) []Relation {
-	wn, as := a.kb.wn[stem], a.kb.assoc[stem]
-	if len(as) == 0 {
-		return wn
+// Expansions calls f for each relation of a stem (or a phrase of stems joined by spaces)
+// from WordNet, then from the catalogue, strongest first within each source.
+func (a *Analyzer) Expansions(stem string, f func(Relation)) {
+	for _, r := range a.kb.wn[stem] {
+		f(r)
 	}
-	if len(wn) == 0 {
-		return as
+	for _, r := range a.kb.assoc[stem] {
+		f(r)
 	}
-	return append(slices.Clip(wn), as...)
 }
 
 // AppTerms returns the stems an app describes itself with (its catalogue description and

@@ -211,6 +211,9 @@ func (a *Analyzer) field(toks []token, f string) []token {
 		return ent("file", 0.6)
 	}
 	capital := isCapitalised(f)
+	if isOpaqueID(f) {
+		return append(toks, token{kind: tokID})
+	}
 	for _, w := range Words(f) {
 		if isNumber(w) || (len(w) > 1 && isNumber(w[:len(w)-1])) {
 			toks = append(toks, token{kind: tokID})
@@ -225,6 +228,63 @@ func (a *Analyzer) field(toks []token, f string) []token {
 		toks = append(toks, token{kind: tokWord, word: w})
 	}
 	return toks
+}
+
+// stepReferences marks the words of a workflow step's references to data from other steps
+// ("from the trigger", "created in step 2", "from the previous step"): they say where a value
+// comes from, not what to do.
+func (a *Analyzer) stepReferences(toks []token) map[int]bool {
+	var skip map[int]bool
+	for i := 0; i < len(toks); i++ {
+		if toks[i].kind != tokWord || !a.prep[toks[i].word] {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && toks[j].kind == tokWord && (isArticle(toks[j].word) || toks[j].word == "previous" || toks[j].word == "prior" || toks[j].word == "last") {
+			j++
+		}
+		if j >= len(toks) || toks[j].kind != tokWord || (toks[j].word != "step" && toks[j].word != "trigger") {
+			continue
+		}
+		end := j + 1
+		if end < len(toks) && toks[end].kind == tokID {
+			end++
+		}
+		// A participle just before the phrase belongs to it ("created in step 2").
+		start := i
+		if i > 0 && toks[i-1].kind == tokWord && strings.HasSuffix(toks[i-1].word, "ed") {
+			start = i - 1
+		}
+		if skip == nil {
+			skip = map[int]bool{}
+		}
+		for k := start; k < end; k++ {
+			skip[k] = true
+		}
+		i = end - 1
+	}
+	return skip
+}
+
+// isOpaqueID matches identifiers made of letters and digits mixed ("dQw4w9WgXcQ",
+// "abcd1234efgh", "Q1X2Y3Z4"): at least six characters, with letters and at least two digits.
+func isOpaqueID(f string) bool {
+	f = strings.TrimRight(f, ".,;:!?")
+	if len(f) < 6 {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, r := range f {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == '-':
+			letters++
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits >= 2
 }
 
 // isIssueKey matches tracker keys such as ABC-123.
@@ -734,11 +794,18 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		}
 		add(a.Stem(c.Verb), w, RoleVerb) // the class as a word: "create" meets CREATE_ISSUE
 	}
+	skip := a.stepReferences(toks)
 	inPhrase := false
 	afterVerb := 0
+	firstNoun := false
+	nounVerb := "" // a verb that also names an object ("email", "post")
 	contentN := 0
 	var fold []string
 	for i, t := range toks {
+		if skip[i] {
+			c.HasID = true // "the issue from the trigger" is one known item
+			continue
+		}
 		switch t.kind {
 		case tokID:
 			c.HasID = true
@@ -769,6 +836,7 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			switch {
 			case a.IsNounVerb(s) || a.nounVerbs[s] != "":
 				add(s, 0.7, RoleWord) // "email Bob", "tweet this": the verb names the object
+				nounVerb = s
 			case s != c.Verb:
 				add(s, 0.5, RoleVerb)
 			}
@@ -795,6 +863,14 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		}
 		fold = a.fold(fold[:0], w)
 		for _, s := range fold {
+			// The first thing named after the verb, even inside a phrase ("check Datadog
+			// for any monitors"), says whether several things are asked for.
+			if verbAt >= 0 && i > verbAt && !firstNoun && !a.timeWord[s] && a.verbs[s] == "" {
+				firstNoun = true
+				if s != w && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+					c.Plural = true
+				}
+			}
 			var wt float64
 			var role Role
 			switch {
@@ -825,6 +901,15 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			add(s, wt, role)
 		}
 	}
+	// A verb that names an object counts as one only weakly when the clause names its
+	// object itself ("post the list in #ops" posts a list, not a post).
+	if nounVerb != "" && slices.ContainsFunc(c.Terms, func(t Term) bool { return t.Role == RoleObject }) {
+		for i := range c.Terms {
+			if t := &c.Terms[i]; t.Stem == nounVerb && t.Role == RoleWord {
+				t.Weight, t.Role, t.Source = 0.35, RoleSynonym, SourceContext
+			}
+		}
+	}
 	// Adding or inviting a person (an address, a handle, a pronoun) into something makes
 	// them a member of it.
 	if c.Verb == VerbAdd || c.Verb == VerbInvite || c.Verb == VerbRemove {
@@ -844,8 +929,8 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			}
 		}
 	}
-	for _, t := range toks {
-		if t.kind == tokWord && (t.word == "everyone" || t.word == "everybody" || t.word == "all") && verbAt >= 0 {
+	for i, t := range toks {
+		if t.kind == tokWord && verbAt >= 0 && (t.word == "everyone" || t.word == "everybody" || t.word == "all" || t.word == "any" && i > verbAt) {
 			c.Plural = true
 		}
 	}
@@ -868,12 +953,11 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime || t.Source != SourceWord {
 			continue
 		}
-		for _, r := range a.Expansions(t.Stem) {
-			if a.verbs[r.Stem] != "" || a.stop[r.Stem] {
-				continue // a verb word would stand for an intent the prompt did not state
+		a.Expansions(t.Stem, func(r Relation) {
+			if a.verbs[r.Stem] == "" && !a.stop[r.Stem] { // a verb would state an intent the prompt did not
+				addFrom(r.Stem, t.Weight*r.Weight, RoleSynonym, r.Source)
 			}
-			addFrom(r.Stem, t.Weight*r.Weight, RoleSynonym, r.Source)
-		}
+		})
 	}
 	return c
 }

@@ -38,6 +38,7 @@ const (
 	minAbbrevSeen  = 3    // actions in which an abbreviation must meet its long form
 	maxTargetShare = 0.05 // share of slugs beyond which a word is too common to associate
 	maxAppTerms    = 24   // description words kept per app
+	commonApps     = 8    // apps whose actions use a word, from which it is a common word
 	vendorApps     = 3    // display names a first word must open to count as a vendor
 	qualifierApps  = 3    // display names a last word must close to count as a qualifier
 )
@@ -97,7 +98,8 @@ type stats struct {
 	descDF   map[string]int            // stem -> actions whose name or description (not slug) hold it
 	pair     map[[2]string]int         // (description stem, slug stem) -> actions
 	pairApps map[[2]string]map[string]bool
-	abbrev   map[[2]string]int // (short, long) -> actions where both appear
+	abbrev   map[[2]string]int          // (short, long) -> actions where both appear
+	apps     map[string]map[string]bool // stem -> apps whose actions hold it
 	n        int
 }
 
@@ -106,7 +108,7 @@ func run(actionsPath, appsPath, out string) error {
 	st := &stats{
 		forms: map[string]map[string]int{}, df: map[string]int{}, slugDF: map[string]int{},
 		descDF: map[string]int{}, pair: map[[2]string]int{}, pairApps: map[[2]string]map[string]bool{},
-		abbrev: map[[2]string]int{},
+		abbrev: map[[2]string]int{}, apps: map[string]map[string]bool{},
 	}
 	err := readJSONL(actionsPath, func(a action) {
 		st.n++
@@ -131,6 +133,10 @@ func run(actionsPath, appsPath, out string) error {
 		}
 		for s := range all {
 			st.df[s]++
+			if st.apps[s] == nil {
+				st.apps[s] = map[string]bool{}
+			}
+			st.apps[s][app] = true
 		}
 		for d := range desc {
 			if slug[d] {
@@ -384,20 +390,37 @@ func writeAliases(w io.Writer, apps []app, st *stats) {
 	firsts, lasts := map[string]int{}, map[string]int{}
 	names := make([][]string, len(apps))
 	for i, a := range apps {
-		ws := text.Words(a.DisplayName)
+		ws := properName(a)
 		names[i] = ws
 		if len(ws) > 1 {
 			firsts[ws[0]]++
 			lasts[ws[len(ws)-1]]++
 		}
 	}
+	// A word many apps' actions use ("calendar", "sheets") is a common word, not a name.
 	common := func(words []string) bool {
 		for _, x := range words {
-			if st.df[text.Stem(x)] < 50 {
+			if len(st.apps[text.Stem(x)]) < commonApps {
 				return false
 			}
 		}
 		return true
+	}
+	// An app whose slug is another app's slug plus a suffix several such pairs share
+	// ("discordbot", "slackbot") is also called by the shorter name.
+	slugs := map[string]bool{}
+	for _, a := range apps {
+		slugs[strings.ReplaceAll(strings.ToLower(a.App), "_", "")] = true
+	}
+	suffixOf := map[string]string{}
+	suffixes := map[string]int{}
+	for s := range slugs {
+		for t := range slugs {
+			if len(t) >= 3 && len(s) >= len(t)+2 && strings.HasPrefix(s, t) {
+				suffixOf[s] = t
+				suffixes[s[len(t):]]++
+			}
+		}
 	}
 	for i, a := range apps {
 		slug := strings.ToLower(a.App)
@@ -430,6 +453,10 @@ func writeAliases(w io.Writer, apps []app, st *stats) {
 		}
 		if len(rest) > 1 && lasts[rest[len(rest)-1]] >= qualifierApps {
 			add(rest[:len(rest)-1], 1)
+		}
+		flat := strings.ReplaceAll(slug, "_", "")
+		if t, ok := suffixOf[flat]; ok && suffixes[flat[len(t):]] >= 2 {
+			add([]string{t}, 1)
 		}
 		keys := make([]string, 0, len(aliases))
 		for k := range aliases {
@@ -482,4 +509,19 @@ func writeAppWords(w io.Writer, apps []app, st *stats) {
 			fmt.Fprintf(w, "V\t%s\t1\n", x)
 		}
 	}
+}
+
+// properName returns an app's name as words. Display names are often made from the slug
+// ("Googledrive"); the description usually opens with the real name ("Google Drive is ..."),
+// which is taken when its words spell the slug.
+func properName(a app) []string {
+	flat := strings.ReplaceAll(strings.ToLower(a.App), "_", "")
+	fields := strings.Fields(a.Description)
+	for n := min(4, len(fields)); n >= 2; n-- {
+		ws := text.Words(strings.Join(fields[:n], " "))
+		if len(ws) == n && strings.Join(ws, "") == flat {
+			return ws
+		}
+	}
+	return text.Words(a.DisplayName)
 }
