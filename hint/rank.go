@@ -48,6 +48,9 @@ type clauseInfo struct {
 	src      [maxTerms]text.Source
 	mask     uint64 // table terms present in this clause
 	verbMask uint64 // the clause's verb terms
+	// genericVerbMask is verbMask without the clause's own verb word when that word is more
+	// specific than its class ("trash" for archive): matching it says something.
+	genericVerbMask uint64
 	expMask  uint64 // terms that expand a word rather than being one
 	gateMask uint64 // object-like terms: matching one of them passes the gate
 	objMask  uint64 // the clause's own object words (for app affinity)
@@ -330,6 +333,12 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string
 			info.verbs = append(info.verbs, t.Stem)
 		}
 	}
+	info.genericVerbMask = info.verbMask
+	if w := info.c.VerbWord; w != "" && w != b.an.Stem(info.c.Verb) {
+		if k := slices.Index(*table, w); k >= 0 {
+			info.genericVerbMask &^= 1 << k
+		}
+	}
 	if w := info.c.VerbWord; w != "" && !slices.Contains(info.verbs, w) {
 		info.verbs = append(info.verbs, w)
 	}
@@ -446,7 +455,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			// An action that shares only the verb word ("get") with the clause is no
 			// candidate, unless it belongs to an app the clause names: this keeps the
 			// thousands of "get" actions of a large agent out of the scoring.
-			if all&^info.verbMask == 0 && named < 1 {
+			if all&^info.genericVerbMask == 0 && named < 1 {
 				continue
 			}
 			// Safety: destructive actions only for a destructive clause, and then only
@@ -465,6 +474,8 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 				switch {
 				case capHit, objHit:
+				case info.c.VerbWord != "" && slices.Contains(m.SlugTerms, info.c.VerbWord):
+					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
 				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
 				default:
 					continue
@@ -562,7 +573,11 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb string, slugTerms []string
 	}
 	fa, fc := b.an.Family(aVerb), b.an.Family(cv)
 	// The slug uses the prompt's own verb word somewhere ("FETCH_INCIDENT_LIST" for "list",
-	// "ADD_FILE_SHARING_PREFERENCE" for "share"): as good as the same verb.
+	// "ADD_FILE_SHARING_PREFERENCE" for "share", "MOVE_TO_TRASH" for "trash"): as good as
+	// the same verb.
+	if w := info.c.VerbWord; w != "" && slices.Contains(slugTerms, w) {
+		return featVerbSame
+	}
 	if info.slugUsesVerb(slugTerms) {
 		if fa == fc || aVerb == "" {
 			return featVerbSame
@@ -677,19 +692,20 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 	})
 	n := 0
 	perApp := map[string]int{}
+	first := 0.0
 	for _, c := range out {
 		if n == 0 {
-			best = c.score
+			first = c.score
 		}
-		// The named app's actions are kept on their own merit; others must also come close
-		// to the clause's best. A clause's best few are kept however low they score: a
-		// weak guess, which the hint does not claim to be sure of, beats no answer.
-		low := c.score < minScore && n >= minKeep
-		if low || (n > 0 && !c.cand.named && c.score < keepRatio*best && (best >= minScore || n >= minKeep)) {
-			if !c.cand.named {
-				break
+		// Listed: within keep_ratio of the clause's first action and above min_score. When
+		// even the first is below it, the best few are listed all the same: a weak guess,
+		// which the hint does not claim to be sure of, beats no answer.
+		cut := c.score < minScore || n > 0 && c.score < keepRatio*first
+		if cut && !(first < minScore && n < minKeep) {
+			if c.cand.named {
+				continue // the named app's actions come first; the others may still fit
 			}
-			continue
+			break
 		}
 		app := metas[c.cand.i].App
 		if perApp[app] >= lim.MaxDBRowsPerApp {
@@ -893,6 +909,7 @@ func (b *Builder) lookups(req Request, clauses []clauseInfo, table *[]string) ([
 		lk.w[idx], lk.src[idx] = verbTermW, text.SourceWord
 		lk.mask |= 1 << idx
 		lk.verbMask = 1 << idx
+		lk.genericVerbMask = lk.verbMask
 		lk.verbs = []string{verb}
 		lk.caps = b.tax.ClauseCapabilities(nil, text.VerbGet, info.objStems, info.c.Text)
 		lk.specific = !allGeneric(b.tax, lk.caps)

@@ -36,7 +36,7 @@ type FitReport struct {
 // Fit fits the ranking's weights to labelled cases by coordinate ascent: each weight in turn
 // takes the value, among a few steps around its current one, that most improves the
 // objective (hit@5, plus half the MRR and a quarter of hit@all, minus a little for every
-// action listed beyond ten on average); a step must gain at least half a case to be taken.
+// action listed beyond six on average); a step must gain at least half a case to be taken.
 // Rounds repeat until none improves. The confidence threshold is then set to the lowest
 // score at which the training cases' confident hints are right at least Precision of the
 // time. The prompts are analysed once (hint.Trace); each try only re-ranks.
@@ -131,7 +131,7 @@ func steps(name string, cur float64) []float64 {
 	out := make([]float64, 0, len(ds)+1)
 	for _, d := range ds {
 		v := math.Round((cur+d)*1000) / 1000
-		if name == "keep_ratio" && (v < 0 || v > 1) {
+		if name == "keep_ratio" && (v < minKeepRatio || v > 1) {
 			continue
 		}
 		out = append(out, v)
@@ -142,13 +142,17 @@ func steps(name string, cur float64) []float64 {
 	return out
 }
 
+// minKeepRatio is the least keep_ratio a fit may choose: listing actions that score below a
+// third of the best one lengthens hints more than it helps the model.
+const minKeepRatio = 0.35
+
 type fitter struct {
 	cases  []Case
 	traces []*hint.Trace
 }
 
 // objective scores weights on the cases: hit@5 + MRR/2 + hit@all/4, minus 0.01 per action
-// listed beyond ten on average.
+// listed beyond six on average.
 func (f *fitter) objective(w hint.Weights) float64 {
 	n := len(f.cases)
 	if n == 0 {
@@ -179,7 +183,7 @@ func (f *fitter) objective(w hint.Weights) float64 {
 		}
 	}
 	nf := float64(n)
-	return t[0]/nf + 0.5*t[1]/nf + 0.25*t[2]/nf - 0.01*math.Max(0, t[3]/nf-10)
+	return t[0]/nf + 0.5*t[1]/nf + 0.25*t[2]/nf - 0.01*math.Max(0, t[3]/nf-6)
 }
 
 // caseScore gives one case's hit@5 and hit@all (0 or 1) and its reciprocal rank.
