@@ -51,12 +51,12 @@ type clauseInfo struct {
 	// genericVerbMask is verbMask without the clause's own verb word when that word is more
 	// specific than its class ("trash" for archive): matching it says something.
 	genericVerbMask uint64
-	expMask  uint64 // terms that expand a word rather than being one
-	gateMask uint64 // object-like terms: matching one of them passes the gate
-	objMask  uint64 // the clause's own object words (for app affinity)
-	caps     []string
-	objStems []string // stems of what the clause acts on, in order of importance
-	specific bool
+	expMask         uint64 // terms that expand a word rather than being one
+	gateMask        uint64 // object-like terms: matching one of them passes the gate
+	objMask         uint64 // the clause's own object words (for app affinity)
+	caps            []string
+	objStems        []string // stems of what the clause acts on, in order of importance
+	specific        bool
 	// appStrength is the strength of the clause's surest app mention (1 or more when the
 	// clause names an app directly).
 	appStrength float64
@@ -86,7 +86,8 @@ func (sc *scratch) mainVerb(an *text.Analyzer, metas []cache.ActionMeta, i int) 
 type run struct {
 	start, end int
 	ix         *appIndex
-	// objShare is, per table term, the share of the app's actions whose slug holds it.
+	// objShare is, per table term, the share of the app's actions whose slug holds it,
+	// relative to the largest such share among the candidate apps.
 	objShare [maxTerms]float32
 }
 
@@ -101,6 +102,8 @@ type ranking struct {
 	recipe  bool
 	relaxed bool // no action passed the gate: the lists are guesses
 	caps    []string
+	// objectsOf returns an app's main objects.
+	objectsOf func(app string) []string
 }
 
 // rankPrepare analyses the prompt and matches it against metas.
@@ -146,7 +149,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		start = end
 	}
 	sc.runs = runs
-	objectsOf := func(app string) []string {
+	r.objectsOf = func(app string) []string {
 		for _, rn := range runs {
 			if metas[rn.start].App == app {
 				if rn.ix != nil {
@@ -160,7 +163,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 
 	clauses := make([]clauseInfo, len(p.Clauses))
 	for ci, c := range p.Clauses {
-		b.prepareClause(&clauses[ci], c, &r.table, objectsOf)
+		b.prepareClause(&clauses[ci], c, &r.table, r.objectsOf)
 		r.caps = appendUniq(r.caps, clauses[ci].caps...)
 	}
 	lookups, of := b.lookups(req, clauses, &r.table)
@@ -173,6 +176,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	ids := b.index.table(r.table)
 	var lookup func(terms []string) uint64 // made for the first run without an index
 	var df [maxTerms]int
+	var maxShare [maxTerms]float32
 	for ri := range runs {
 		rn := &runs[ri]
 		start, end := rn.start, rn.end
@@ -200,6 +204,16 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		}
 		for k := range r.table {
 			rn.objShare[k] = float32(slugDF[k]) / float32(end-start)
+			maxShare[k] = max(maxShare[k], rn.objShare[k])
+		}
+	}
+	// An object's share of an app's actions, relative to the app where it is most central:
+	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
+	for ri := range runs {
+		for k := range r.table {
+			if maxShare[k] > 0 {
+				runs[ri].objShare[k] /= maxShare[k]
+			}
 		}
 	}
 	var idf [maxTerms]float64
@@ -441,7 +455,17 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 		appObj := float32(0)
 		for m := info.objMask; m != 0; m &= m - 1 {
 			k := bits.TrailingZeros64(m)
-			appObj = max(appObj, float32(info.w[k])*float32(math.Sqrt(float64(rn.objShare[k]))))
+			appObj = max(appObj, float32(info.w[k])*rn.objShare[k])
+		}
+		// Whether the clause asks for one of the app's main objects.
+		mainObj := float32(0)
+		if info.objMask != 0 {
+			objs := r.objectsOf(app)
+			for m := info.objMask; m != 0; m &= m - 1 {
+				if k := bits.TrailingZeros64(m); slices.Contains(objs, r.table[k]) {
+					mainObj = 1
+				}
+			}
 		}
 		for i := rn.start; i < rn.end; i++ {
 			m := &metas[i]
@@ -533,8 +557,11 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 					c.f[featNameSearch] = 1
 				}
 			}
-			if capHit {
+			switch {
+			case capHit:
 				c.f[featCapability] = 1
+			case info.specific && !allGeneric(b.tax, m.Capabilities):
+				c.f[featCapabilityOther] = 1
 			}
 			switch {
 			case named > 0:
@@ -545,6 +572,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				c.f[featAppOther] = float32(info.appStrength)
 			}
 			c.f[featAppObject] = appObj
+			c.f[featMainObject] = mainObj
 			c.f[featAppDesc] = descShare[m.App]
 			c.f[featConfidence] = float32(m.Confidence)
 			// Slug words the clause explains: matched by one of its words (an expansion

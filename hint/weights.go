@@ -38,8 +38,10 @@ const (
 	featVerbRelated
 	featVerbConflict
 	featVerbNone
-	// A capability of the action equal to a specific one the clause asks for.
+	// A capability of the action equal to a specific one the clause asks for; an action
+	// whose specific capabilities are all other than the clause's specific ones.
 	featCapability
+	featCapabilityOther
 	// Read actions: several things asked for and a list or search action; several asked
 	// for and an action that takes one ID; one thing by ID and a get; a thing known by name
 	// and a search.
@@ -49,10 +51,12 @@ const (
 	featNameSearch
 	// The app: named by the clause (the mention's strength), another app named instead,
 	// how central the clause's object is to the app (the share of its actions whose slug
-	// holds it), and the clause's words in the app's own description.
+	// holds it, relative to the app where it is most central), whether it is one of the
+	// app's main objects, and the clause's words in the app's own description.
 	featAppNamed
 	featAppOther
 	featAppObject
+	featMainObject
 	featAppDesc
 	// The classifier's confidence in the action's capabilities.
 	featConfidence
@@ -78,9 +82,9 @@ var weightNames = [numWeights]string{
 	featContextKey: "context_key", featContextDesc: "context_desc",
 	featVerbSame: "verb_same", featVerbFamily: "verb_family", featVerbAddCreate: "verb_add_create",
 	featVerbRelated: "verb_related", featVerbConflict: "verb_conflict", featVerbNone: "verb_none",
-	featCapability: "capability",
+	featCapability: "capability", featCapabilityOther: "capability_other",
 	featPluralList: "plural_list", featPluralByID: "plural_by_id", featIDGet: "id_get", featNameSearch: "name_search",
-	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featAppDesc: "app_desc",
+	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramConfidentAt: "confident_at",
 }
@@ -120,8 +124,8 @@ func NeutralWeights() Weights {
 		featDerivKey: 0.3, featDerivDesc: 0.1, featHyperKey: 0.15, featHyperDesc: 0.05,
 		featAssocKey: 0.2, featAssocDesc: 0.05, featContextKey: 0.5, featContextDesc: 0.15,
 		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
-		featCapability: 1.2, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
-		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featAppDesc: 0.5,
+		featCapability: 1.2, featCapabilityOther: -0.5, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
+		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,
 		featConfidence: 0.3, featUnexplained: -0.6,
 		paramKeepRatio: 0.4, paramMinScore: 0.3, paramConfidentAt: 3,
 	} {

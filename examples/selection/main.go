@@ -4,12 +4,13 @@
 // baseline, overall and split by kind, mode and app-set size.
 //
 //	go run ./examples/selection -catalog ../shared/catalog/composio-actions.jsonl \
-//	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json]
+//	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json] \
+//	    [-train hint/hinteval/testdata/unseen.jsonl]
 //
 // -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
 // and the fifth is scored, for each fold; these are the figures that predict unseen apps.
-// -fit fits the weights on all the cases and writes them to -out (the package's shipped
-// weights are made this way).
+// -fit fits the weights on all the cases (and -train's) and writes them to -out; the
+// package's shipped weights are made this way, with -train naming the project's own set.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/toolhint/toolhint/hint"
@@ -27,8 +29,8 @@ import (
 var (
 	missAt  int
 	explain string
-	cv, fit bool
-	out     string
+	cv, fit    bool
+	out, train string
 )
 
 func main() {
@@ -41,6 +43,7 @@ func main() {
 	flag.BoolVar(&cv, "cv", false, "also run the app-grouped 5-fold cross-validation (weights fitted per fold)")
 	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
 	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
+	flag.StringVar(&train, "train", "", "more labelled cases (JSONL) that -fit and -cv learn from but never score, e.g. hint/hinteval/testdata/unseen.jsonl")
 	flag.Parse()
 	if *catalog == "" || *eval == "" {
 		fmt.Fprintln(os.Stderr, "selection: -catalog and -eval are required")
@@ -80,8 +83,14 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		}
 		return fmt.Errorf("selection: no case %q", explain)
 	}
+	var extra []hinteval.Case
+	if train != "" {
+		if extra, err = hinteval.ReadCasesFile(train); err != nil {
+			return err
+		}
+	}
 	if fit {
-		w, frep, err := hinteval.Fit(ctx, st, cases, hinteval.FitOptions{})
+		w, frep, err := hinteval.Fit(ctx, st, append(slices.Clip(cases), extra...), hinteval.FitOptions{})
 		if err != nil {
 			return err
 		}
@@ -101,7 +110,7 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		return err
 	}
 	if cv {
-		cvr, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, hinteval.FitOptions{})})
+		cvr, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, hinteval.FitOptions{}), Extra: extra})
 		if err != nil {
 			return err
 		}

@@ -25,6 +25,10 @@ type CVOptions struct {
 	Fit func(ctx context.Context, train []Case) (Options, error)
 	// Options score the folds when Fit is nil, and give the baseline depth.
 	Options Options
+	// Extra are more labelled cases to learn from, never scored: each fold's training set
+	// also holds those of them none of whose expected actions belongs to a fold app.
+	// Optional.
+	Extra []Case
 }
 
 // CVReport is the outcome of CrossValidate: the held-out outcomes of every fold pooled
@@ -54,6 +58,11 @@ func CrossValidate(ctx context.Context, st Store, cases []Case, opt CVOptions) (
 			case of[i] == f:
 				test = append(test, c)
 			case !touches(c, folds[f].Apps):
+				train = append(train, c)
+			}
+		}
+		for _, c := range opt.Extra {
+			if !touches(c, folds[f].Apps) {
 				train = append(train, c)
 			}
 		}

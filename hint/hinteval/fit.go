@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/toolhint/toolhint/hint"
@@ -35,8 +36,8 @@ type FitReport struct {
 
 // Fit fits the ranking's weights to labelled cases by coordinate ascent: each weight in turn
 // takes the value, among a few steps around its current one, that most improves the
-// objective (hit@5, plus half the MRR and a quarter of hit@all, minus a little for every
-// action listed beyond six on average); a step must gain at least half a case to be taken.
+// objective (hit@5, plus the MRR and a quarter of hit@all, minus a little for every action
+// listed beyond six on average); a step must gain at least a quarter of a case to be taken.
 // Rounds repeat until none improves. The confidence threshold is then set to the lowest
 // score at which the training cases' confident hints are right at least Precision of the
 // time. The prompts are analysed once (hint.Trace); each try only re-ranks.
@@ -68,7 +69,7 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 	rep := FitReport{Cases: len(cases)}
 	best := f.objective(w)
 	rep.Start = best
-	minGain := 0.5 / math.Max(1, float64(len(cases)))
+	minGain := 0.25 / math.Max(1, float64(len(cases)))
 	names := hint.WeightNames()
 	for pass := 0; pass < passes; pass++ {
 		if err := ctx.Err(); err != nil {
@@ -151,7 +152,7 @@ type fitter struct {
 	traces []*hint.Trace
 }
 
-// objective scores weights on the cases: hit@5 + MRR/2 + hit@all/4, minus 0.01 per action
+// objective scores weights on the cases: hit@5 + MRR + hit@all/4, minus 0.01 per action
 // listed beyond six on average.
 func (f *fitter) objective(w hint.Weights) float64 {
 	n := len(f.cases)
@@ -183,7 +184,7 @@ func (f *fitter) objective(w hint.Weights) float64 {
 		}
 	}
 	nf := float64(n)
-	return t[0]/nf + 0.5*t[1]/nf + 0.25*t[2]/nf - 0.01*math.Max(0, t[3]/nf-6)
+	return t[0]/nf + t[1]/nf + 0.25*t[2]/nf - 0.01*math.Max(0, t[3]/nf-6)
 }
 
 // caseScore gives one case's hit@5 and hit@all (0 or 1) and its reciprocal rank.
@@ -203,8 +204,8 @@ func caseScore(r []int) (hit5, hitAll, rr float64) {
 }
 
 // threshold returns the lowest confidence threshold at which the confident hints of the
-// cases have the right top action at least precision of the time; a threshold above every
-// score when none does.
+// cases (at least five of them) have the right top action at least precision of the time;
+// a threshold above every score when none does.
 func (f *fitter) threshold(w hint.Weights, precision float64) float64 {
 	best := 1e9
 	for t := 12.0; t >= 0.5; t -= 0.25 {
@@ -216,17 +217,13 @@ func (f *fitter) threshold(w hint.Weights, precision float64) float64 {
 				continue
 			}
 			sure++
-			if r := ranks(f.cases[i].Expect, listed); len(r) == 1 && r[0] == 1 {
+			if slices.Contains(ranks(f.cases[i].Expect, listed), 1) {
 				right++
 			}
 		}
-		if sure == 0 {
-			continue
+		if sure >= 5 && float64(right) >= precision*float64(sure) {
+			best = t
 		}
-		if float64(right) < precision*float64(sure) {
-			break
-		}
-		best = t
 	}
 	return best
 }

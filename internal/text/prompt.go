@@ -88,8 +88,8 @@ func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
 	var p Prompt
 	for _, g := range groups {
 		c := a.clause(g, apps)
-		if len(c.Terms) == 0 && c.Verb == "" {
-			continue
+		if len(c.Terms) == 0 && c.Verb == "" && len(c.Apps) == 0 {
+			continue // nothing said ("thanks!"); a bare app name ("in Jira,") still counts
 		}
 		p.Clauses = append(p.Clauses, c)
 	}

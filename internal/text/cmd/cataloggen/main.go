@@ -243,8 +243,13 @@ func (st *stats) writeVocab(w io.Writer) {
 	sort.Strings(words)
 	for _, s := range words {
 		// Every spelling seen is known: typo repair must not "correct" a real word.
-		for form, c := range st.forms[s] {
-			if c >= minVocabDF || form == st.form(s) {
+		forms := make([]string, 0, len(st.forms[s]))
+		for form := range st.forms[s] {
+			forms = append(forms, form)
+		}
+		sort.Strings(forms)
+		for _, form := range forms {
+			if st.forms[s][form] >= minVocabDF || form == st.form(s) {
 				fmt.Fprintf(w, "V\t%s\t%d\n", form, st.df[s])
 			}
 		}
@@ -416,11 +421,13 @@ func writeAliases(w io.Writer, apps []app, st *stats) {
 	suffixes := map[string]int{}
 	for s := range slugs {
 		for t := range slugs {
-			if len(t) >= 3 && len(s) >= len(t)+2 && strings.HasPrefix(s, t) {
-				suffixOf[s] = t
-				suffixes[s[len(t):]]++
+			if len(t) >= 3 && len(s) >= len(t)+2 && strings.HasPrefix(s, t) && len(t) > len(suffixOf[s]) {
+				suffixOf[s] = t // the longest app slug the slug extends
 			}
 		}
+	}
+	for s, t := range suffixOf {
+		suffixes[s[len(t):]]++
 	}
 	for i, a := range apps {
 		slug := strings.ToLower(a.App)
