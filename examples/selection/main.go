@@ -27,8 +27,8 @@ import (
 )
 
 var (
-	missAt  int
-	explain string
+	missAt     int
+	explain    string
 	cv, fit    bool
 	out, train string
 )
