@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/toolhint/toolhint/cache"
@@ -113,12 +114,13 @@ func (x *termIndex) table(table []string) idTable {
 	return t
 }
 
-// masks fills the per-action match masks of an indexed run: bit k of an action's field
-// mask is set when the field holds the table's term k.
-func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64) {
-	clear(slugM)
-	clear(nameM)
-	clear(descM)
+// masks fills the match masks of an indexed run whose first action is at base in the
+// masks: bit k of an action's field mask is set when the field holds the table's term k. It
+// appends to touched the indexes (base-relative made absolute) of the actions that match any
+// term, in order, and returns it.
+func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64, base int, touched []int32) []int32 {
+	slugM, nameM, descM = slugM[base:base+ix.n], nameM[base:base+ix.n], descM[base:base+ix.n]
+	from := len(touched)
 	fields := [3][]uint64{slugM, nameM, descM}
 	for k := 0; k < t.n; k++ {
 		if !t.has[k] {
@@ -126,7 +128,13 @@ func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64) {
 		}
 		bit := uint64(1) << k
 		for _, p := range ix.post[t.ids[k]] {
-			fields[p&3][p>>2] |= bit
+			a := p >> 2
+			if slugM[a]|nameM[a]|descM[a] == 0 {
+				touched = append(touched, int32(base)+int32(a))
+			}
+			fields[p&3][a] |= bit
 		}
 	}
+	slices.Sort(touched[from:])
+	return touched
 }

@@ -67,28 +67,59 @@ type clauseInfo struct {
 type scratch struct {
 	slugM, nameM, descM []uint64
 	runs                []run
-	// verbs memoises each action's main verb class; verbSet says which are known.
+	touched             []int32
+	shares              [][maxTerms]float32
+	// verbs memoises the main verb class of actions of apps without an index; verbSet says
+	// which are known.
 	verbs   []string
 	verbSet []bool
 }
 
-// mainVerb returns the main verb class of metas[i], from the app's index when it has one,
-// else computed once per call.
-func (sc *scratch) mainVerb(an *text.Analyzer, metas []cache.ActionMeta, i int) string {
+// reset clears the masks the previous call set, so that every mask starts at zero; only
+// the actions it touched can have bits.
+func (sc *scratch) reset() {
+	for _, i := range sc.touched {
+		sc.slugM[i], sc.nameM[i], sc.descM[i] = 0, 0, 0
+	}
+	sc.touched = sc.touched[:0]
+}
+
+// objects returns the run's app's main objects, from its index when it has one.
+func (rn *run) objects(b *Builder, metas []cache.ActionMeta) []string {
+	if rn.ix != nil {
+		return rn.ix.objects
+	}
+	if rn.objs == nil {
+		rn.objs = b.appObjects(metas[rn.start:rn.end])
+	}
+	return rn.objs
+}
+
+// run is one app's stretch of the metadata, with its term index when it has one.
+type run struct {
+	objs       []string // main objects of an app without an index, once computed
+	start, end int
+	ix         *appIndex
+	// touched[tStart:tEnd] (of the scratch) are the run's actions that share a term with
+	// the prompt, in order.
+	tStart, tEnd int
+	// share is, per table term, the share of the app's actions whose slug holds it,
+	// relative to the largest such share among the candidate apps; nil when no action of
+	// the app was touched.
+	share *[maxTerms]float32
+}
+
+// verb returns the main verb class of metas[i], an action of the run: from the app's index
+// when it has one, else computed once per call.
+func (rn *run) verb(an *text.Analyzer, sc *scratch, metas []cache.ActionMeta, i int) string {
+	if rn.ix != nil {
+		return rn.ix.verbs[i-rn.start]
+	}
 	if !sc.verbSet[i] {
 		sc.verbs[i], _ = an.MainVerb(metas[i].SlugTerms)
 		sc.verbSet[i] = true
 	}
 	return sc.verbs[i]
-}
-
-// run is one app's stretch of the metadata, with its term index when it has one.
-type run struct {
-	start, end int
-	ix         *appIndex
-	// objShare is, per table term, the share of the app's actions whose slug holds it,
-	// relative to the largest such share among the candidate apps.
-	objShare [maxTerms]float32
 }
 
 // ranking is the weight-independent part of ranking one request.
@@ -122,14 +153,10 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	}
 	defer b.pool.Put(sc)
 	n := len(metas)
+	sc.reset()
 	sc.slugM = grow(sc.slugM, n)
 	sc.nameM = grow(sc.nameM, n)
 	sc.descM = grow(sc.descM, n)
-	if cap(sc.verbs) < n {
-		sc.verbs, sc.verbSet = make([]string, n), make([]bool, n)
-	}
-	sc.verbs, sc.verbSet = sc.verbs[:n], sc.verbSet[:n]
-	clear(sc.verbSet)
 	// One run per app; its term index is looked up (and built) before the table is mapped
 	// to term IDs, so that a term first seen in an index built now is known to the table.
 	runs := sc.runs[:0]
@@ -139,23 +166,21 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 			end++
 		}
 		ix := b.index.forRun(metas[start:end], b.appObjects, b.an)
-		if ix != nil {
-			copy(sc.verbs[start:end], ix.verbs)
-			for i := start; i < end; i++ {
-				sc.verbSet[i] = true
+		if ix == nil {
+			if cap(sc.verbs) < n {
+				sc.verbs, sc.verbSet = make([]string, n), make([]bool, n)
 			}
+			sc.verbs, sc.verbSet = sc.verbs[:n], sc.verbSet[:n]
+			clear(sc.verbSet[start:end])
 		}
 		runs = append(runs, run{start: start, end: end, ix: ix})
 		start = end
 	}
 	sc.runs = runs
 	r.objectsOf = func(app string) []string {
-		for _, rn := range runs {
-			if metas[rn.start].App == app {
-				if rn.ix != nil {
-					return rn.ix.objects
-				}
-				return b.appObjects(metas[rn.start:rn.end])
+		for ri := range runs {
+			if metas[runs[ri].start].App == app {
+				return runs[ri].objects(b, metas)
 			}
 		}
 		return nil
@@ -177,11 +202,14 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	var lookup func(terms []string) uint64 // made for the first run without an index
 	var df [maxTerms]int
 	var maxShare [maxTerms]float32
+	touched := sc.touched[:0]
+	shares := sc.shares[:0]
 	for ri := range runs {
 		rn := &runs[ri]
 		start, end := rn.start, rn.end
+		rn.tStart = len(touched)
 		if ix := rn.ix; ix != nil {
-			ix.masks(&ids, sc.slugM[start:end], sc.nameM[start:end], sc.descM[start:end])
+			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, start, touched)
 		} else {
 			if lookup == nil {
 				lookup = termMatcher(r.table)
@@ -191,10 +219,17 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 				sc.slugM[i] = lookup(m.SlugTerms)
 				sc.nameM[i] = lookup(m.NameTerms)
 				sc.descM[i] = lookup(m.DescTerms)
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i] != 0 {
+					touched = append(touched, int32(i))
+				}
 			}
 		}
+		rn.tEnd = len(touched)
+		if rn.tEnd == rn.tStart {
+			continue
+		}
 		var slugDF [maxTerms]int
-		for i := start; i < end; i++ {
+		for _, i := range touched[rn.tStart:rn.tEnd] {
 			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i]; all != 0; all &= all - 1 {
 				df[bits.TrailingZeros64(all)]++
 			}
@@ -202,18 +237,27 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 				slugDF[bits.TrailingZeros64(s)]++
 			}
 		}
+		shares = append(shares, [maxTerms]float32{})
 		for k := range r.table {
-			rn.objShare[k] = float32(slugDF[k]) / float32(end-start)
-			maxShare[k] = max(maxShare[k], rn.objShare[k])
+			v := float32(slugDF[k]) / float32(end-start)
+			shares[len(shares)-1][k] = v
+			maxShare[k] = max(maxShare[k], v)
 		}
 	}
+	sc.touched, sc.shares = touched, shares
 	// An object's share of an app's actions, relative to the app where it is most central:
 	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
-	for ri := range runs {
+	for si := range shares {
 		for k := range r.table {
 			if maxShare[k] > 0 {
-				runs[ri].objShare[k] /= maxShare[k]
+				shares[si][k] /= maxShare[k]
 			}
+		}
+	}
+	for ri, si := 0, 0; ri < len(runs); ri++ {
+		if runs[ri].tEnd > runs[ri].tStart {
+			runs[ri].share = &shares[si]
+			si++
 		}
 	}
 	var idf [maxTerms]float64
@@ -443,7 +487,11 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 	metas := r.metas
 	var out []cand
 	readClause := b.an.Family(info.c.Verb) == text.FamilyRead
-	for _, rn := range sc.runs {
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		if rn.tEnd == rn.tStart {
+			continue
+		}
 		app := metas[rn.start].App
 		named := 0.0
 		for _, a := range info.c.Apps {
@@ -451,23 +499,26 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				named = a.Strength
 			}
 		}
-		// How central the clause's own object words are to this app.
-		appObj := float32(0)
-		for m := info.objMask; m != 0; m &= m - 1 {
-			k := bits.TrailingZeros64(m)
-			appObj = max(appObj, float32(info.w[k])*rn.objShare[k])
-		}
-		// Whether the clause asks for one of the app's main objects.
-		mainObj := float32(0)
-		if info.objMask != 0 {
-			objs := r.objectsOf(app)
+		// The app's features, computed for its first candidate: how central the clause's
+		// own object words are to it, and whether it asks for one of its main objects.
+		known := false
+		var appObj, mainObj float32
+		appFeatures := func() {
+			known = true
+			if info.objMask == 0 {
+				return
+			}
+			objs := rn.objects(b, metas)
 			for m := info.objMask; m != 0; m &= m - 1 {
-				if k := bits.TrailingZeros64(m); slices.Contains(objs, r.table[k]) {
+				k := bits.TrailingZeros64(m)
+				appObj = max(appObj, float32(info.w[k])*rn.share[k])
+				if slices.Contains(objs, r.table[k]) {
 					mainObj = 1
 				}
 			}
 		}
-		for i := rn.start; i < rn.end; i++ {
+		for _, i32 := range sc.touched[rn.tStart:rn.tEnd] {
+			i := int(i32)
 			m := &metas[i]
 			sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
 			all := sm | nm | dm
@@ -484,7 +535,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			}
 			// Safety: destructive actions only for a destructive clause, and then only
 			// when their verb is destructive too.
-			aVerb := sc.mainVerb(b.an, metas, i)
+			aVerb := rn.verb(b.an, sc, metas, i)
 			if m.Destructive && !b.destructiveFits(info, aVerb, m.SlugTerms) {
 				continue
 			}
@@ -504,6 +555,9 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				default:
 					continue
 				}
+			}
+			if !known {
+				appFeatures()
 			}
 			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all}
 			for mk := all; mk != 0; mk &= mk - 1 {
