@@ -61,6 +61,10 @@ type clauseInfo struct {
 	// clause names an app directly).
 	appStrength float64
 	byName      bool // the clause names an item by a quoted title or a proper name
+	// verbBits and verbWordBit are the table bits of the clause's verb words and of its own
+	// verb word; verbBitsComplete says the table holds them all.
+	verbBits, verbWordBit uint64
+	verbBitsComplete      bool
 }
 
 // scratch is per-call working memory, pooled by the Builder.
@@ -194,6 +198,9 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	lookups, of := b.lookups(req, clauses, &r.table)
 	r.clauses = append(clauses, lookups...)
 	r.lookups, r.of = len(lookups), of
+	for ci := range r.clauses {
+		r.clauses[ci].setVerbBits(r.table)
+	}
 	if len(r.table) == 0 {
 		return nil
 	}
@@ -536,11 +543,12 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			// Safety: destructive actions only for a destructive clause, and then only
 			// when their verb is destructive too.
 			aVerb := rn.verb(b.an, sc, metas, i)
-			if m.Destructive && !b.destructiveFits(info, aVerb, m.SlugTerms) {
+			verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
+			if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
 				continue
 			}
 			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
-			vf := b.verbFeature(info, aVerb, m.SlugTerms)
+			vf := b.verbFeature(info, aVerb, verbWord, anyVerb)
 			// Gate (chatbot): the action must match what the clause acts on, or one of its
 			// specific capabilities, or be an action of the app the clause names with a
 			// fitting verb ("search my Gmail").
@@ -549,7 +557,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 				switch {
 				case capHit, objHit:
-				case info.c.VerbWord != "" && slices.Contains(m.SlugTerms, info.c.VerbWord):
+				case verbWord:
 					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
 				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
 				default:
@@ -645,7 +653,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 
 // verbFeature returns the verb feature of an action for a clause, or -1 when the clause has
 // no verb.
-func (b *Builder) verbFeature(info *clauseInfo, aVerb string, slugTerms []string) int {
+func (b *Builder) verbFeature(info *clauseInfo, aVerb string, word, anyVerb bool) int {
 	cv := info.c.Verb
 	switch {
 	case cv == "":
@@ -657,10 +665,10 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb string, slugTerms []string
 	// The slug uses the prompt's own verb word somewhere ("FETCH_INCIDENT_LIST" for "list",
 	// "ADD_FILE_SHARING_PREFERENCE" for "share", "MOVE_TO_TRASH" for "trash"): as good as
 	// the same verb.
-	if w := info.c.VerbWord; w != "" && slices.Contains(slugTerms, w) {
+	if word {
 		return featVerbSame
 	}
-	if info.slugUsesVerb(slugTerms) {
+	if anyVerb {
 		if fa == fc || aVerb == "" {
 			return featVerbSame
 		}
@@ -1043,7 +1051,7 @@ func related(f1, f2 string) bool {
 // destructiveFits reports whether a destructive action may be listed for a clause: only when
 // the clause asks for a destructive operation, and the action does that operation (same verb
 // class, delete for remove, or the prompt's own verb word in its slug).
-func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, slugTerms []string) bool {
+func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, anyVerb bool) bool {
 	if !info.c.Destructive {
 		return false
 	}
@@ -1051,17 +1059,46 @@ func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, slugTerms []st
 	// Deleting, removing and cancelling stand in for each other ("cancel the meeting"
 	// deletes the event); archiving does not license a deletion.
 	undo := func(v string) bool { return v == text.VerbDelete || v == text.VerbRemove || v == text.VerbCancel }
-	return aVerb == cv || undo(aVerb) && undo(cv) || info.slugUsesVerb(slugTerms)
+	return aVerb == cv || undo(aVerb) && undo(cv) || anyVerb
 }
 
-// slugUsesVerb reports whether an action's slug holds one of the clause's verb words.
-func (info *clauseInfo) slugUsesVerb(slugTerms []string) bool {
+// verbsInSlug reports whether an action's slug holds the clause's own verb word, and whether
+// it holds any of the clause's verb words: from the slug's term mask when the table holds
+// them, else by looking.
+func (info *clauseInfo) verbsInSlug(slugMask uint64, slugTerms []string) (word, anyVerb bool) {
+	if info.verbBitsComplete {
+		return slugMask&info.verbWordBit != 0, slugMask&info.verbBits != 0
+	}
+	if w := info.c.VerbWord; w != "" {
+		word = slices.Contains(slugTerms, w)
+	}
 	for _, v := range info.verbs {
 		if slices.Contains(slugTerms, v) {
-			return true
+			return word, true
 		}
 	}
-	return false
+	return word, false
+}
+
+// setVerbBits records the table bits of the clause's verb words.
+func (info *clauseInfo) setVerbBits(table []string) {
+	info.verbBits, info.verbWordBit, info.verbBitsComplete = 0, 0, true
+	for _, v := range info.verbs {
+		k := slices.Index(table, v)
+		if k < 0 {
+			info.verbBitsComplete = false
+			return
+		}
+		info.verbBits |= 1 << k
+	}
+	if w := info.c.VerbWord; w != "" {
+		k := slices.Index(table, w)
+		if k < 0 {
+			info.verbBitsComplete = false
+			return
+		}
+		info.verbWordBit = 1 << k
+	}
 }
 
 // topTerms keeps a clause's strongest terms: at most max of the prompt's own terms, plus its
