@@ -73,6 +73,7 @@ type scratch struct {
 	runs                []run
 	touched             []int32
 	shares              [][maxTerms]float32
+	cands               []cand // the candidates of all clauses
 	// verbs memoises the main verb class of actions of apps without an index; verbSet says
 	// which are known.
 	verbs   []string
@@ -86,6 +87,7 @@ func (sc *scratch) reset() {
 		sc.slugM[i], sc.nameM[i], sc.descM[i] = 0, 0, 0
 	}
 	sc.touched = sc.touched[:0]
+	sc.cands = sc.cands[:0]
 }
 
 // objects returns the run's app's main objects, from its index when it has one.
@@ -142,7 +144,8 @@ type ranking struct {
 }
 
 // rankPrepare analyses the prompt and matches it against metas.
-func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta) *ranking {
+// sc is working memory the ranking may point into: it must outlive the ranking's use.
+func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta, sc *scratch) *ranking {
 	p := b.an.Prompt(prompt, apps)
 	if len(p.Clauses) == 0 || len(metas) == 0 {
 		return nil
@@ -151,11 +154,6 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		p.Clauses = p.Clauses[:maxClauses]
 	}
 	r := &ranking{metas: metas, recipe: req.RecipeMode}
-	sc, _ := b.pool.Get().(*scratch)
-	if sc == nil {
-		sc = &scratch{}
-	}
-	defer b.pool.Put(sc)
 	n := len(metas)
 	sc.reset()
 	sc.slugM = grow(sc.slugM, n)
@@ -492,7 +490,10 @@ func (b *Builder) appDescShares(table []string, info *clauseInfo) map[string]flo
 // each by its features.
 func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [maxTerms]float64, descShare map[string]float32, relaxed bool) []cand {
 	metas := r.metas
-	var out []cand
+	// The candidates go to the scratch's arena; earlier clauses' lists keep pointing at
+	// the array they were appended to, which a growing arena leaves untouched.
+	from := len(sc.cands)
+	out := sc.cands
 	readClause := b.an.Family(info.c.Verb) == text.FamilyRead
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
@@ -648,7 +649,8 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			out = append(out, c)
 		}
 	}
-	return out
+	sc.cands = out
+	return out[from:len(out):len(out)]
 }
 
 // verbFeature returns the verb feature of an action for a clause, or -1 when the clause has
@@ -813,7 +815,12 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
 func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, res *Result) {
-	r := b.rankPrepare(req, prompt, apps, metas)
+	sc, _ := b.pool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer b.pool.Put(sc)
+	r := b.rankPrepare(req, prompt, apps, metas, sc)
 	if r == nil {
 		return
 	}

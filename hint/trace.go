@@ -33,7 +33,8 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	if err != nil {
 		return nil, fmt.Errorf("hint: %w", err)
 	}
-	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled))
+	// A scratch of its own: the trace keeps pointing into it.
+	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled), &scratch{})
 	return t, nil
 }
 
