@@ -61,6 +61,7 @@ type clauseInfo struct {
 	// clause names an app directly).
 	appStrength float64
 	byName      bool // the clause names an item by a quoted title or a proper name
+	family      string // the verb's family
 	// verbBits and verbWordBit are the table bits of the clause's verb words and of its own
 	// verb word; verbBitsComplete says the table holds them all.
 	verbBits, verbWordBit uint64
@@ -198,6 +199,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	r.lookups, r.of = len(lookups), of
 	for ci := range r.clauses {
 		r.clauses[ci].setVerbBits(r.table)
+		r.clauses[ci].family = b.an.Family(r.clauses[ci].c.Verb)
 	}
 	if len(r.table) == 0 {
 		return nil
@@ -396,6 +398,11 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string
 			info.verbs = append(info.verbs, t.Stem)
 		}
 	}
+	// Every verb word has a table slot (weightless when the clause does not count it), so
+	// that whether a slug holds it is read off the slug's mask.
+	for _, v := range info.verbs {
+		slot(v)
+	}
 	info.genericVerbMask = info.verbMask
 	if w := info.c.VerbWord; w != "" && w != b.an.Stem(info.c.Verb) {
 		if k := slices.Index(*table, w); k >= 0 {
@@ -494,7 +501,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 	// the array they were appended to, which a growing arena leaves untouched.
 	from := len(sc.cands)
 	out := sc.cands
-	readClause := b.an.Family(info.c.Verb) == text.FamilyRead
+	readClause := info.family == text.FamilyRead
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
 		if rn.tEnd == rn.tStart {
@@ -510,9 +517,10 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 		// The app's features, computed for its first candidate: how central the clause's
 		// own object words are to it, and whether it asks for one of its main objects.
 		known := false
-		var appObj, mainObj float32
+		var appObj, mainObj, appDesc float32
 		appFeatures := func() {
 			known = true
+			appDesc = descShare[app]
 			if info.objMask == 0 {
 				return
 			}
@@ -544,12 +552,13 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			// Safety: destructive actions only for a destructive clause, and then only
 			// when their verb is destructive too.
 			aVerb := rn.verb(b.an, sc, metas, i)
+			aFam := b.an.Family(aVerb)
 			verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
 			if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
 				continue
 			}
 			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
-			vf := b.verbFeature(info, aVerb, verbWord, anyVerb)
+			vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
 			// Gate (chatbot): the action must match what the clause acts on, or one of its
 			// specific capabilities, or be an action of the app the clause names with a
 			// fitting verb ("search my Gmail").
@@ -605,7 +614,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			if vf >= 0 {
 				c.f[vf] = 1
 			}
-			if readClause && b.an.Family(aVerb) == text.FamilyRead {
+			if readClause && aFam == text.FamilyRead {
 				// Plural objects want a list or a search; a named item wants a get.
 				byID := slices.Contains(m.SlugTerms, "id")
 				switch {
@@ -636,7 +645,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			}
 			c.f[featAppObject] = appObj
 			c.f[featMainObject] = mainObj
-			c.f[featAppDesc] = descShare[m.App]
+			c.f[featAppDesc] = appDesc
 			c.f[featConfidence] = float32(m.Confidence)
 			// Slug words the clause explains: matched by one of its words (an expansion
 			// counts half), and the verb.
@@ -655,7 +664,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 
 // verbFeature returns the verb feature of an action for a clause, or -1 when the clause has
 // no verb.
-func (b *Builder) verbFeature(info *clauseInfo, aVerb string, word, anyVerb bool) int {
+func (b *Builder) verbFeature(info *clauseInfo, aVerb, fa string, word, anyVerb bool) int {
 	cv := info.c.Verb
 	switch {
 	case cv == "":
@@ -663,7 +672,7 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb string, word, anyVerb bool
 	case aVerb == cv:
 		return featVerbSame
 	}
-	fa, fc := b.an.Family(aVerb), b.an.Family(cv)
+	fc := info.family
 	// The slug uses the prompt's own verb word somewhere ("FETCH_INCIDENT_LIST" for "list",
 	// "ADD_FILE_SHARING_PREFERENCE" for "share", "MOVE_TO_TRASH" for "trash"): as good as
 	// the same verb.
