@@ -1,7 +1,6 @@
 package hint
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/toolhint/toolhint/cache"
@@ -121,11 +120,10 @@ func (x *termIndex) table(table []string) idTable {
 
 // masks fills the match masks of an indexed run whose first action is at base in the
 // masks: bit k of an action's field mask is set when the field holds the table's term k. It
-// appends to touched the indexes (base-relative made absolute) of the actions that match any
-// term, in order, and returns it.
+// appends to touched the indexes of the actions that match any term, in no particular
+// order (the ranking's order is total), and returns it.
 func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64, base int, touched []int32) []int32 {
 	slugM, nameM, descM = slugM[base:base+ix.n], nameM[base:base+ix.n], descM[base:base+ix.n]
-	from := len(touched)
 	fields := [3][]uint64{slugM, nameM, descM}
 	for k := 0; k < t.n; k++ {
 		id := t.ids[k]
@@ -141,6 +139,5 @@ func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64, base int, to
 			fields[p&3][a] |= bit
 		}
 	}
-	slices.Sort(touched[from:])
 	return touched
 }
