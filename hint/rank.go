@@ -142,6 +142,9 @@ type ranking struct {
 	caps    []string
 	// objectsOf returns an app's main objects.
 	objectsOf func(app string) []string
+	// explicit are the actions the prompt names by their exact slug, in order: they are
+	// listed first, and make the hint confident.
+	explicit []int32
 }
 
 // rankPrepare analyses the prompt and matches it against metas.
@@ -154,7 +157,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	if len(p.Clauses) > maxClauses {
 		p.Clauses = p.Clauses[:maxClauses]
 	}
-	r := &ranking{metas: metas, recipe: req.RecipeMode}
+	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(prompt, metas)}
 	n := len(metas)
 	sc.reset()
 	sc.slugM = grow(sc.slugM, n)
@@ -840,6 +843,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 // fill lists the actions of r ranked with w into res.
 func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 	lim := b.limits
+	top, second, topStep := 0.0, math.Inf(-1), -1
 	b.list(r, w, func(c *cand, score float64, ci int) {
 		m := &r.metas[c.i]
 		info := &r.clauses[ci]
@@ -850,9 +854,12 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		case c.capHit:
 			tier = StrategyCapability
 		}
-		step := ci
-		if k := ci - (len(r.clauses) - r.lookups); k >= 0 {
-			step = r.of[k]
+		step := r.step(ci)
+		switch {
+		case len(res.Matches) == 0:
+			top, topStep = score, step
+		case second == math.Inf(-1) && step == topStep:
+			second = score
 		}
 		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {
@@ -875,8 +882,10 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		return
 	}
 	res.Strategy = res.Matches[0].Tier
-	res.Confident = r.confident(w, res.Matches[0].Score, res.Matches[0].App)
+	res.Confident = r.confident(w, top, second, res.Matches[0].App)
 	switch {
+	case len(r.explicit) > 0:
+		res.Reason = "the request names the action"
 	case r.relaxed:
 		res.Reason = "no action matched what the request acts on; these share some of its words"
 	case res.Confident:
@@ -896,6 +905,15 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 	var appsUsed []string
 	seen := map[int32]bool{}
 	n := 0
+	for _, i := range r.explicit {
+		seen[i] = true
+		perApp[r.metas[i].App]++
+		if !slices.Contains(appsUsed, r.metas[i].App) {
+			appsUsed = append(appsUsed, r.metas[i].App)
+		}
+		emit(&cand{i: i, named: true}, 0, 0)
+		n++
+	}
 	r.rankSelect(w, lim, func(c *cand, score float64, ci int) bool {
 		m := &r.metas[c.i]
 		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp {
@@ -916,9 +934,21 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 }
 
 // confident reports whether a top action with this score earns the strong directive: it
-// scores above the threshold, and its app is one the prompt names when it names any.
-func (r *ranking) confident(w *Weights, score float64, app string) bool {
-	return !r.relaxed && score >= w.v[paramConfidentAt] && !r.namesOtherApp(app)
+// scores above the threshold and leads the next action of its clause (second, -Inf when
+// none) by the margin, and its app is one the prompt names when it names any.
+func (r *ranking) confident(w *Weights, score, second float64, app string) bool {
+	if len(r.explicit) > 0 {
+		return true // the request names the action itself
+	}
+	return !r.relaxed && score >= w.v[paramConfidentAt] && score-second >= w.v[paramConfidentMargin] && !r.namesOtherApp(app)
+}
+
+// step returns the index of the stated clause that clause (or implied lookup) ci serves.
+func (r *ranking) step(ci int) int {
+	if k := ci - (len(r.clauses) - r.lookups); k >= 0 {
+		return r.of[k]
+	}
+	return ci
 }
 
 // namesOtherApp reports whether the first clause names an app directly and app is not one
@@ -1176,3 +1206,22 @@ func appendUniq(ss []string, add ...string) []string {
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// explicitSlugs returns the indexes of the actions whose exact slug the prompt holds
+// ("use GMAIL_SEND_EMAIL to ..."), in the prompt's order.
+func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
+	var out []int32
+	for _, f := range strings.FieldsFunc(prompt, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r >= 'a' && r <= 'z')
+	}) {
+		if !strings.Contains(f, "_") || strings.ToUpper(f) != f {
+			continue
+		}
+		for i := range metas {
+			if metas[i].Action == f && !slices.Contains(out, int32(i)) {
+				out = append(out, int32(i))
+			}
+		}
+	}
+	return out
+}

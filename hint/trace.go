@@ -3,6 +3,7 @@ package hint
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // Trace is the part of a Build that does not depend on the weights: the analysed prompt and
@@ -44,13 +45,17 @@ func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
 	if t.r == nil {
 		return nil, false
 	}
-	first := -1.0
+	first, second := -1.0, math.Inf(-1)
+	firstStep := -1
 	var app string
-	t.b.list(t.r, &w, func(c *cand, score float64, _ int) {
-		if actions == nil {
-			first, app = score, t.r.metas[c.i].App
+	t.b.list(t.r, &w, func(c *cand, score float64, ci int) {
+		switch {
+		case actions == nil:
+			first, app, firstStep = score, t.r.metas[c.i].App, t.r.step(ci)
+		case second == math.Inf(-1) && t.r.step(ci) == firstStep:
+			second = score
 		}
 		actions = append(actions, t.r.metas[c.i].Action)
 	})
-	return actions, actions != nil && t.r.confident(&w, first, app)
+	return actions, actions != nil && t.r.confident(&w, first, second, app)
 }

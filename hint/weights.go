@@ -70,6 +70,7 @@ const (
 	paramKeepRatio   = numFeatures + iota // listed actions score at least this share of the clause's best
 	paramMinScore                         // ... and at least this much
 	paramConfidentAt                      // top score from which the hint carries "You MUST call"
+	paramConfidentMargin                  // ... when it leads the clause's next action by this much
 	numWeights
 )
 
@@ -87,11 +88,12 @@ var weightNames = [numWeights]string{
 	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramConfidentAt: "confident_at",
+	paramConfidentMargin: "confident_margin",
 }
 
 // Weights are the ranking's weights: one per feature of a (clause, action) pair, and the
 // selection parameters (what share of the best score an action needs to be listed, the least
-// score, and the score from which the hint is confident). The package ships weights fitted on
+// score, and the score and lead over the next action from which the hint is confident). The package ships weights fitted on
 // labelled prompts (DefaultWeights); hint/hinteval fits new ones. A Weights is a plain value,
 // safe to copy and to share.
 type Weights struct {
@@ -127,7 +129,7 @@ func NeutralWeights() Weights {
 		featCapability: 1.2, featCapabilityOther: -0.5, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
 		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,
 		featConfidence: 0.3, featUnexplained: -0.6,
-		paramKeepRatio: 0.4, paramMinScore: 0.3, paramConfidentAt: 3,
+		paramKeepRatio: 0.4, paramMinScore: 0.3, paramConfidentAt: 3, paramConfidentMargin: 1,
 	} {
 		w.v[k] = v
 	}

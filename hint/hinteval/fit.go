@@ -21,8 +21,8 @@ type FitOptions struct {
 	// Passes bounds the rounds over all weights. Optional. Defaults to 4.
 	Passes int
 	// Precision is the share of training cases with a confident hint whose top action must
-	// be right; the confidence threshold is the lowest that reaches it. Optional. Defaults
-	// to 0.95.
+	// be right; the confidence threshold and margin are those that make the most hints
+	// confident while reaching it. Optional. Defaults to 0.93.
 	Precision float64
 }
 
@@ -38,9 +38,9 @@ type FitReport struct {
 // takes the value, among a few steps around its current one, that most improves the
 // objective (hit@5, plus the MRR and a quarter of hit@all, minus a little for every action
 // listed beyond six on average); a step must gain at least a quarter of a case to be taken.
-// Rounds repeat until none improves. The confidence threshold is then set to the lowest
-// score at which the training cases' confident hints are right at least Precision of the
-// time. The prompts are analysed once (hint.Trace); each try only re-ranks.
+// Rounds repeat until none improves. The confidence threshold and margin are then set so
+// that the most training cases get a confident hint while those hints are right at least
+// Precision of the time. The prompts are analysed once (hint.Trace); each try only re-ranks.
 func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weights, FitReport, error) {
 	w := hint.NeutralWeights()
 	if opt.Start != nil {
@@ -52,7 +52,7 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 	}
 	precision := opt.Precision
 	if precision <= 0 {
-		precision = 0.95
+		precision = 0.93
 	}
 	cfg := opt.Config
 	cfg.Weights = &w
@@ -77,7 +77,7 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 		}
 		improved := false
 		for _, name := range names {
-			if name == "confident_at" {
+			if name == "confident_at" || name == "confident_margin" {
 				continue
 			}
 			cur, _ := w.Get(name)
@@ -97,7 +97,8 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 		}
 	}
 	rep.Objective = best
-	w = w.With("confident_at", f.threshold(w, precision))
+	at, margin := f.threshold(w, precision)
+	w = w.With("confident_at", at).With("confident_margin", margin)
 	return w, rep, nil
 }
 
@@ -203,27 +204,30 @@ func caseScore(r []int) (hit5, hitAll, rr float64) {
 	return hit5, hitAll, rr / float64(max(1, len(r)))
 }
 
-// threshold returns the lowest confidence threshold at which the confident hints of the
-// cases (at least five of them) have the right top action at least precision of the time;
-// a threshold above every score when none does.
-func (f *fitter) threshold(w hint.Weights, precision float64) float64 {
-	best := 1e9
-	for t := 12.0; t >= 0.5; t -= 0.25 {
-		w := w.With("confident_at", t)
-		right, sure := 0, 0
-		for i, tr := range f.traces {
-			listed, conf := tr.Rank(w)
-			if !conf {
-				continue
+// threshold returns the confidence threshold and margin that make the most cases' hints
+// confident while the confident ones (at least five) have the right top action at least
+// precision of the time; a threshold above every score when none does.
+func (f *fitter) threshold(w hint.Weights, precision float64) (at, margin float64) {
+	at, margin = 1e9, 0
+	best := 0
+	for t := 2.0; t <= 12; t += 0.5 {
+		for m := 0.0; m <= 4; m += 0.25 {
+			w := w.With("confident_at", t).With("confident_margin", m)
+			right, sure := 0, 0
+			for i, tr := range f.traces {
+				listed, conf := tr.Rank(w)
+				if !conf {
+					continue
+				}
+				sure++
+				if slices.Contains(ranks(f.cases[i].Expect, listed), 1) {
+					right++
+				}
 			}
-			sure++
-			if slices.Contains(ranks(f.cases[i].Expect, listed), 1) {
-				right++
+			if sure >= 5 && sure > best && float64(right) >= precision*float64(sure) {
+				at, margin, best = t, m, sure
 			}
-		}
-		if sure >= 5 && float64(right) >= precision*float64(sure) {
-			best = t
 		}
 	}
-	return best
+	return at, margin
 }
