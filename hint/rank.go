@@ -60,7 +60,7 @@ type clauseInfo struct {
 	// appStrength is the strength of the clause's surest app mention (1 or more when the
 	// clause names an app directly).
 	appStrength float64
-	byName      bool // the clause names an item by a quoted title or a proper name
+	byName      bool   // the clause names an item by a quoted title or a proper name
 	family      string // the verb's family
 	// verbBits and verbWordBit are the table bits of the clause's verb words and of its own
 	// verb word; verbBitsComplete says the table holds them all.

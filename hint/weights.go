@@ -67,10 +67,10 @@ const (
 
 // Selection parameters, stored after the feature weights.
 const (
-	paramKeepRatio   = numFeatures + iota // listed actions score at least this share of the clause's best
-	paramMinScore                         // ... and at least this much
-	paramConfidentAt                      // top score from which the hint carries "You MUST call"
-	paramConfidentMargin                  // ... when it leads the clause's next action by this much
+	paramKeepRatio       = numFeatures + iota // listed actions score at least this share of the clause's best
+	paramMinScore                             // ... and at least this much
+	paramConfidentAt                          // top score from which the hint carries "You MUST call"
+	paramConfidentMargin                      // ... when it leads the clause's next action by this much
 	numWeights
 )
 
