@@ -20,6 +20,12 @@ var (
 	ErrTransition = errors.New("cache: illegal connection status transition")
 	// ErrSyncRunning reports that another sync holds the sync lock.
 	ErrSyncRunning = errors.New("cache: a sync is already running")
+	// ErrPermission reports that the PostgreSQL role lacks a privilege the call needs
+	// (SQLSTATE 42501): CREATE to apply a migration, or a table privilege.
+	ErrPermission = errors.New("cache: permission denied")
+	// ErrMigrationNeeded reports a PostgreSQL schema that lacks migrations this package
+	// needs, opened with PostgresOptions.SkipMigrations. See Migrate.
+	ErrMigrationNeeded = errors.New("cache: database schema needs migrations")
 )
 
 // Limits on stored fields. Longer input is refused with ErrInvalid.

@@ -44,18 +44,27 @@ func NewClassifier(t *Taxonomy) Classifier {
 type ruleClassifier struct {
 	t  *Taxonomy
 	an *text.Analyzer
-	// terms interns term strings: the same stem shares one string across actions, which
-	// saves memory and keeps ranking's term comparisons in cache.
-	terms sync.Map // string -> string
 }
 
-func (c *ruleClassifier) intern(ss []string) []string {
+// termTable interns term strings for one catalogue write: the same stem shares one string
+// across the actions written together, which saves memory and keeps ranking's term
+// comparisons in cache. A write makes one catalogue version; its table is dropped when
+// the write ends, so the strings of replaced catalogue versions can be collected. (A
+// table kept for the classifier's lifetime grew with every re-import of fresh text.)
+// It is safe for concurrent use by the goroutines of one write.
+type termTable struct{ m sync.Map } // string -> string
+
+// intern replaces each string of ss by the table's copy; a nil table leaves ss alone.
+func (t *termTable) intern(ss []string) []string {
+	if t == nil {
+		return ss
+	}
 	for i, s := range ss {
-		if v, ok := c.terms.Load(s); ok {
+		if v, ok := t.m.Load(s); ok {
 			ss[i] = v.(string)
 			continue
 		}
-		v, _ := c.terms.LoadOrStore(s, s)
+		v, _ := t.m.LoadOrStore(s, s)
 		ss[i] = v.(string)
 	}
 	return ss
@@ -63,6 +72,11 @@ func (c *ruleClassifier) intern(ss []string) []string {
 
 // Classify derives a's metadata; see NewClassifier.
 func (c *ruleClassifier) Classify(a Action) ActionMeta {
+	return c.classify(a, nil)
+}
+
+// classify derives a's metadata, interning its terms in terms (nil: none).
+func (c *ruleClassifier) classify(a Action, terms *termTable) ActionMeta {
 	app := strings.ToLower(a.App)
 	if app == "" {
 		if i := strings.IndexByte(a.Slug, '_'); i > 0 {
@@ -73,15 +87,15 @@ func (c *ruleClassifier) Classify(a Action) ActionMeta {
 	appWords := strings.Split(app, "_")
 	appWords = append(appWords, strings.ReplaceAll(app, "_", ""))
 
-	m.SlugTerms = c.intern(c.an.SlugTerms(a.Slug, app))
+	m.SlugTerms = terms.intern(c.an.SlugTerms(a.Slug, app))
 	if a.DisplayName != "" {
-		m.NameTerms = c.intern(c.an.Terms(a.DisplayName, 0, appWords...))
+		m.NameTerms = terms.intern(c.an.Terms(a.DisplayName, 0, appWords...))
 	}
 	desc := a.Description
 	if len(desc) > maxDescScanned {
 		desc = desc[:maxDescScanned]
 	}
-	m.DescTerms = c.intern(c.an.Terms(desc, maxDescTerms, appWords...))
+	m.DescTerms = terms.intern(c.an.Terms(desc, maxDescTerms, appWords...))
 
 	// The main verb: from the slug, else the display name, else the description's opening.
 	verb, at := c.an.MainVerb(m.SlugTerms)

@@ -3,9 +3,10 @@
 // assignments, workspace connections and enabled actions.
 //
 // Two stores implement [Store] with the same behaviour: [Memory] (NewMemory), for tests and
-// small programs, and [Postgres] (OpenPostgres), for catalogues shared by several processes.
-// Both return the same sentinel errors ([ErrNotFound], [ErrConflict], [ErrInvalid],
-// [ErrTransition]) for the same cases; the conformance suite in package cachetest checks it.
+// small programs, and [Postgres] (OpenPostgres or NewPostgres), for catalogues shared by
+// several processes. Both return the same sentinel errors ([ErrNotFound], [ErrConflict],
+// [ErrInvalid], [ErrTransition]) for the same cases; the conformance suite in package
+// cachetest checks it.
 //
 // Every write of an action runs a [Classifier], which derives the action's capabilities,
 // keywords and destructive flag from its slug, name, description and tags using the
@@ -15,8 +16,22 @@
 // estimate), enabled per workspace, and assigned to agents only where enabled
 // ([ErrPluginNotEnabled] otherwise); cachetest.RunPlugins is its conformance suite.
 //
+// Both stores refuse the same input: text PostgreSQL cannot hold (a NUL byte, escaped or
+// not, or bytes that are not UTF-8) is ErrInvalid anywhere in a row, schemas included, and
+// in identifiers and query strings.
+//
+// A [Postgres] keeps to its callers' contexts whatever the server does: its connections
+// come from its own dialer (connect timeout, TCP keep-alives), and a call whose context
+// ends closes its connection rather than wait for a frozen or unreachable server to
+// answer. Its pool is bounded ([PostgresOptions].MaxOpenConns, 4 × GOMAXPROCS by default);
+// [NewPostgres] runs on the caller's own pool instead. Opening reads the schema's
+// migration version first and needs CREATE only when a migration is due; [Migrate] and
+// SkipMigrations let a deploy step migrate and the application run as a role with
+// SELECT, INSERT, UPDATE and DELETE only. A missing privilege is [ErrPermission].
+//
 // ImportJSONL and ExportJSONL read and write catalogue snapshots in the JSON Lines format of
-// Composio's catalogue (one action per line).
+// Composio's catalogue (one action per line). Imports are all-or-nothing and streamed in
+// bounded chunks: into PostgreSQL one transaction takes them as they are read.
 //
 // [Sync] keeps a store in step with a remote catalogue, a [Source]: a full, incremental or
 // parameter-backfill run under the sync lock, retrying transient source errors, refusing

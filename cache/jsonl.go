@@ -90,31 +90,53 @@ type appRow struct {
 	Triggers                   []Trigger `json:"triggers"`
 }
 
-// decodeLines reads r line by line and decodes each non-blank line with decode, spreading
-// the decoding over up to GOMAXPROCS goroutines while keeping the input order. It returns
-// the decoded values with their 1-based line numbers. The first bad line (the lowest line
-// number) is reported as a *LineError; a line longer than MaxLineLen is one too. ctx is
-// checked while reading; every goroutine has finished when it returns.
-func decodeLines[T any](ctx context.Context, r io.Reader, decode func(line []byte) (T, error)) ([]T, []int, error) {
-	type chunk struct {
-		lines [][]byte
-		nums  []int
-		out   []T
-		err   error
-	}
-	const chunkLines = 256
-	jobs := make(chan *chunk, 4)
+// Bounds of the chunks an import reads, decodes and writes as a unit. Only a few chunks are
+// in memory at a time (see decodeChunks), so an import into PostgreSQL holds a bounded
+// part of the snapshot, and one into memory little beyond what the store keeps.
+const (
+	chunkLines = 1024
+	chunkBytes = 8 << 20
+)
+
+// lineChunk is a run of input lines and, once done is closed, their decoded values or the
+// first line that failed.
+type lineChunk[T any] struct {
+	lines [][]byte
+	nums  []int
+	size  int
+	out   []T
+	err   error
+	done  chan struct{}
+}
+
+// decodeChunks reads r line by line and decodes each non-blank line with decode, spreading
+// the decoding over up to GOMAXPROCS goroutines. It calls emit from the calling goroutine
+// with each chunk's values and their 1-based line numbers, in input order, and stops at the
+// first error emit returns. A bad line is reported as a *LineError once emit has had every
+// chunk before it, so the first bad line reported is the lowest; a line longer than
+// MaxLineLen is one too, and so is a read error after the chunks before it decoded cleanly.
+//
+// ctx is checked before every line (a select on its Done channel: cheap), so a slow reader
+// costs at most one line past the deadline. Every goroutine has finished when it returns.
+func decodeChunks[T any](ctx context.Context, r io.Reader, decode func(line []byte) (T, error), emit func(vals []T, nums []int) error) error {
+	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
+	done := ctx.Done()
+	jobs := make(chan *lineChunk[T], workers)
 	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for c := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
 				c.out = make([]T, 0, len(c.lines))
+			lines:
 				for i, l := range c.lines {
+					select {
+					case <-done:
+						c.err = ctx.Err()
+						break lines
+					default:
+					}
 					v, err := decode(l)
 					if err != nil {
 						c.err = &LineError{Line: c.nums[i], Err: err}
@@ -123,69 +145,96 @@ func decodeLines[T any](ctx context.Context, r io.Reader, decode func(line []byt
 					c.out = append(c.out, v)
 				}
 				c.lines = nil
+				close(c.done)
 			}
 		}()
 	}
+	defer wg.Wait()
+	defer close(jobs)
 
-	var chunks []*chunk
-	cur := &chunk{}
-	readErr := func() error {
-		defer close(jobs)
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 0, 64<<10), MaxLineLen)
-		n := 0
-		for sc.Scan() {
-			n++
-			if n%chunkLines == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
-			cur.lines = append(cur.lines, bytes.Clone(line))
-			cur.nums = append(cur.nums, n)
-			if len(cur.lines) == chunkLines {
-				chunks = append(chunks, cur)
-				jobs <- cur
-				cur = &chunk{}
-			}
-		}
-		if err := sc.Err(); err != nil {
-			if errors.Is(err, bufio.ErrTooLong) {
-				return &LineError{Line: n + 1, Err: fmt.Errorf("%w: line longer than %d bytes", ErrInvalid, MaxLineLen)}
-			}
-			return opError("reading snapshot", err)
-		}
-		if len(cur.lines) > 0 {
-			chunks = append(chunks, cur)
-			jobs <- cur
-		}
-		return ctx.Err()
-	}()
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+	// pending holds the chunks handed to the workers and not yet emitted, oldest first;
+	// at most workers+1 of them, which bounds the memory of a streamed import.
+	var pending []*lineChunk[T]
+	oldest := func() *lineChunk[T] {
+		c := pending[0]
+		<-c.done
+		pending[0] = nil
+		pending = pending[1:]
+		return c
 	}
-	total := 0
-	for _, c := range chunks {
+	emitOldest := func() error {
+		c := oldest()
 		if c.err != nil {
-			return nil, nil, c.err // chunks hold lines before any read error
+			return c.err
 		}
-		total += len(c.out)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return emit(c.out, c.nums)
 	}
-	if readErr != nil {
-		return nil, nil, readErr
+	cur := &lineChunk[T]{done: make(chan struct{})}
+	send := func() error {
+		pending = append(pending, cur)
+		jobs <- cur
+		cur = &lineChunk[T]{done: make(chan struct{})}
+		for len(pending) > workers {
+			if err := emitOldest(); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	out := make([]T, 0, total)
-	nums := make([]int, 0, total)
-	for _, c := range chunks {
-		out = append(out, c.out...)
-		nums = append(nums, c.nums...)
+
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineLen)
+	n := 0
+	for {
+		select {
+		case <-done:
+			return ctx.Err()
+		default:
+		}
+		if !sc.Scan() {
+			break
+		}
+		n++
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		cur.lines = append(cur.lines, bytes.Clone(line))
+		cur.nums = append(cur.nums, n)
+		cur.size += len(line)
+		if len(cur.lines) == chunkLines || cur.size >= chunkBytes {
+			if err := send(); err != nil {
+				return err
+			}
+		}
 	}
-	return out, nums, nil
+	if len(cur.lines) > 0 {
+		if err := send(); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		// A bad line before the read error is the first error: wait for the decoding of
+		// the lines read, without writing them.
+		for len(pending) > 0 {
+			if c := oldest(); c.err != nil {
+				return c.err
+			}
+		}
+		if errors.Is(err, bufio.ErrTooLong) {
+			return &LineError{Line: n + 1, Err: fmt.Errorf("%w: line longer than %d bytes", ErrInvalid, MaxLineLen)}
+		}
+		return opError("reading snapshot", err)
+	}
+	for len(pending) > 0 {
+		if err := emitOldest(); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
 
 // decodeLine decodes one JSON object line into v.
@@ -240,47 +289,96 @@ func appNameFromSlug(slug string) string {
 	return strings.Join(words, " ")
 }
 
+// batchApplier is implemented by the package's stores: several batches written as one
+// all-or-nothing Apply, handed over one at a time so that a writer need not hold them all
+// in memory at once. produce calls apply once per batch, in order, and returns the first
+// error apply returns (or its own); nothing is written unless produce returns nil. An
+// error apply returns for a refused element is an *itemError indexing that batch. The
+// batches carry no deletions, and a slug repeated across them is ErrConflict.
+type batchApplier interface {
+	applyBatches(ctx context.Context, produce func(apply func(Batch) error) error) (ApplyResult, error)
+}
+
+// importBatches writes the batches produce hands to write as one all-or-nothing write,
+// streamed into the store when it is a batchApplier and gathered into one Apply
+// otherwise. list names the Batch field that the input lines fill ("apps" or "actions")
+// and nums, given with each batch, their line numbers: a refused row is reported as the
+// *LineError of its line, wrapped as the error of operation op.
+func importBatches(ctx context.Context, st Store, op, list string, produce func(write func(b Batch, nums []int) error) error) error {
+	if ba, ok := st.(batchApplier); ok {
+		_, err := ba.applyBatches(ctx, func(apply func(Batch) error) error {
+			return produce(func(b Batch, nums []int) error {
+				if err := apply(b); err != nil {
+					return opError(op, lineOf(err, list, nums))
+				}
+				return nil
+			})
+		})
+		return err
+	}
+	var (
+		all  Batch
+		nums []int
+	)
+	err := produce(func(b Batch, n []int) error {
+		all.Apps = append(all.Apps, b.Apps...)
+		all.Actions = append(all.Actions, b.Actions...)
+		nums = append(nums, n...)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := st.Apply(ctx, all); err != nil {
+		return opError(op, lineOf(err, list, nums))
+	}
+	return nil
+}
+
 // ImportJSONL reads an actions snapshot in the JSON Lines format of Composio's catalogue
-// (one action per line; app slugs may be upper case) and writes it to st with one Apply, so
-// the import is all-or-nothing: a bad line leaves st as it was and the error, a *LineError,
-// names the line. Actions are upserted by slug; a slug on two lines is an ErrConflict naming
-// both. Apps not yet in st are created from the rows (slug, a display name made from it, and
-// no_auth). It returns the number of actions read. ctx is checked while reading.
+// (one action per line; app slugs may be upper case) and writes it to st. The import is
+// all-or-nothing: a bad line leaves st as it was and the error, a *LineError, names the
+// line. Actions are upserted by slug; a slug on two lines is an ErrConflict naming both.
+// Apps not yet in st are created from the rows (slug, a display name made from it, and
+// no_auth). It returns the number of actions read.
+//
+// Into the package's own stores the snapshot is streamed in bounded chunks: PostgreSQL
+// writes them in one transaction as they are read, so the process holds only a few chunks
+// at a time (the transaction holds the catalogue write lock meanwhile, so a slow reader
+// delays other writers, not readers); the memory store holds the rows it keeps and the
+// chunk being read. Another Store gets the whole snapshot in one Apply. ctx is checked
+// before every line is read.
 func ImportJSONL(ctx context.Context, st Store, r io.Reader) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	acts, nums, err := decodeLines(ctx, r, decodeActionRow)
+	known := make(map[string]bool) // apps stored, or created by an earlier chunk
+	if err := eachApp(ctx, st, func(a App) error { known[a.Slug] = true; return nil }); err != nil {
+		return 0, opError("import: listing apps", err)
+	}
+	seen := make(map[string]int) // action slug -> line
+	n := 0
+	err := importBatches(ctx, st, "import", "actions", func(write func(Batch, []int) error) error {
+		return decodeChunks(ctx, r, decodeActionRow, func(acts []Action, nums []int) error {
+			var apps []App
+			for i, a := range acts {
+				if first, dup := seen[a.Slug]; dup {
+					return &LineError{Line: nums[i], Err: fmt.Errorf("%w: action %q is also on line %d", ErrConflict, a.Slug, first)}
+				}
+				seen[a.Slug] = nums[i]
+				if !known[a.App] {
+					known[a.App] = true
+					apps = append(apps, App{Slug: a.App, DisplayName: appNameFromSlug(a.App), NoAuth: a.NoAuth})
+				}
+			}
+			n += len(acts)
+			return write(Batch{Apps: apps, Actions: acts}, nums)
+		})
+	})
 	if err != nil {
 		return 0, err
 	}
-	seen := make(map[string]int, len(acts))
-	appNoAuth := make(map[string]bool)
-	var appOrder []string
-	for i, a := range acts {
-		if first, dup := seen[a.Slug]; dup {
-			return 0, &LineError{Line: nums[i], Err: fmt.Errorf("%w: action %q is also on line %d", ErrConflict, a.Slug, nums[first])}
-		}
-		seen[a.Slug] = i
-		if _, ok := appNoAuth[a.App]; !ok {
-			appNoAuth[a.App] = a.NoAuth
-			appOrder = append(appOrder, a.App)
-		}
-	}
-	stored := make(map[string]bool)
-	if err := eachApp(ctx, st, func(a App) error { stored[a.Slug] = true; return nil }); err != nil {
-		return 0, opError("import: listing apps", err)
-	}
-	var apps []App
-	for _, s := range appOrder {
-		if !stored[s] {
-			apps = append(apps, App{Slug: s, DisplayName: appNameFromSlug(s), NoAuth: appNoAuth[s]})
-		}
-	}
-	if _, err := st.Apply(ctx, Batch{Apps: apps, Actions: acts}); err != nil {
-		return 0, opError("import", lineOf(err, "actions", nums))
-	}
-	return len(acts), nil
+	return n, nil
 }
 
 // decodeActionRow decodes one actions-snapshot line into an Action with normalised slugs.
@@ -318,44 +416,51 @@ func decodeActionRow(line []byte) (Action, error) {
 }
 
 // ImportAppsJSONL reads an apps snapshot in the JSON Lines format of Composio's toolkit list
-// (one app per line) and upserts the apps into st with one Apply: all-or-nothing, a bad line
-// reported as a *LineError. action_count is not read: stores count the actions they hold.
-// It returns the number of apps read.
+// (one app per line) and upserts the apps into st, all-or-nothing and streamed as
+// ImportJSONL is, a bad line reported as a *LineError. action_count is not read: stores
+// count the actions they hold. It returns the number of apps read.
 func ImportAppsJSONL(ctx context.Context, st Store, r io.Reader) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	apps, nums, err := decodeLines(ctx, r, func(line []byte) (App, error) {
-		var row appRow
-		if err := decodeLine(line, &row); err != nil {
-			return App{}, err
-		}
-		slug, err := normAppSlug(row.App)
-		if err != nil {
-			return App{}, err
-		}
-		return App{
-			Slug: slug, DisplayName: row.DisplayName, Description: row.Description,
-			Logo: row.Logo, Categories: row.Categories, AuthSchemes: row.AuthSchemes,
-			ComposioManagedAuthSchemes: row.ComposioManagedAuthSchemes, NoAuth: row.NoAuth,
-			TriggerCount: row.TriggerCount, Status: row.Status, LatestVersion: row.LatestVersion,
-			Triggers: row.Triggers,
-		}, nil
+	seen := make(map[string]int) // app slug -> line
+	n := 0
+	err := importBatches(ctx, st, "import apps", "apps", func(write func(Batch, []int) error) error {
+		return decodeChunks(ctx, r, decodeAppRow, func(apps []App, nums []int) error {
+			for i, a := range apps {
+				if first, dup := seen[a.Slug]; dup {
+					return &LineError{Line: nums[i], Err: fmt.Errorf("%w: app %q is also on line %d", ErrConflict, a.Slug, first)}
+				}
+				seen[a.Slug] = nums[i]
+			}
+			n += len(apps)
+			return write(Batch{Apps: apps}, nums)
+		})
 	})
 	if err != nil {
 		return 0, err
 	}
-	seen := make(map[string]int, len(apps))
-	for i, a := range apps {
-		if first, dup := seen[a.Slug]; dup {
-			return 0, &LineError{Line: nums[i], Err: fmt.Errorf("%w: app %q is also on line %d", ErrConflict, a.Slug, nums[first])}
-		}
-		seen[a.Slug] = i
+	return n, nil
+}
+
+// decodeAppRow decodes one apps-snapshot line into an App with a normalised slug. The full
+// checks run in Apply.
+func decodeAppRow(line []byte) (App, error) {
+	var row appRow
+	if err := decodeLine(line, &row); err != nil {
+		return App{}, err
 	}
-	if _, err := st.Apply(ctx, Batch{Apps: apps}); err != nil {
-		return 0, opError("import apps", lineOf(err, "apps", nums))
+	slug, err := normAppSlug(row.App)
+	if err != nil {
+		return App{}, err
 	}
-	return len(apps), nil
+	return App{
+		Slug: slug, DisplayName: row.DisplayName, Description: row.Description,
+		Logo: row.Logo, Categories: row.Categories, AuthSchemes: row.AuthSchemes,
+		ComposioManagedAuthSchemes: row.ComposioManagedAuthSchemes, NoAuth: row.NoAuth,
+		TriggerCount: row.TriggerCount, Status: row.Status, LatestVersion: row.LatestVersion,
+		Triggers: row.Triggers,
+	}, nil
 }
 
 // ExportJSONL writes every action in st to w in the format ImportJSONL reads, with the keys

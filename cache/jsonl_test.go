@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolhint/toolhint/cache"
@@ -273,5 +276,55 @@ func TestImportReadError(t *testing.T) {
 	after, _ := st.Actions(ctx, cache.ActionFilter{})
 	if len(after) != len(before) {
 		t.Errorf("a failed read changed the store: %d actions, was %d", len(after), len(before))
+	}
+}
+
+// slowReader hands out one line per read, waiting delay before each.
+type slowReader struct {
+	lines []string
+	delay time.Duration
+}
+
+func (s *slowReader) Read(p []byte) (int, error) {
+	if len(s.lines) == 0 {
+		return 0, io.EOF
+	}
+	time.Sleep(s.delay)
+	n := copy(p, s.lines[0])
+	s.lines[0] = s.lines[0][n:]
+	if s.lines[0] == "" {
+		s.lines = s.lines[1:]
+	}
+	return n, nil
+}
+
+// TestImportDeadlineSlowReader imports from a reader that trickles lines: the import stops
+// within a line of its deadline, not after a chunk of lines, and leaves the store as it was.
+func TestImportDeadlineSlowReader(t *testing.T) {
+	const deadline, delay = 200 * time.Millisecond, 20 * time.Millisecond
+	rows := strings.SplitAfter(synthActions(1000, "slow"), "\n")
+	for _, imp := range []struct {
+		name string
+		f    func(context.Context, cache.Store, io.Reader) (int, error)
+	}{{"ImportJSONL", cache.ImportJSONL}, {"ImportAppsJSONL", cache.ImportAppsJSONL}} {
+		t.Run(imp.name, func(t *testing.T) {
+			st := cache.NewMemory()
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			start := time.Now()
+			_, err := imp.f(ctx, st, &slowReader{lines: slices.Clone(rows), delay: delay})
+			elapsed := time.Since(start)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("error %v, want context.DeadlineExceeded", err)
+			}
+			// A check every 256 lines would take 5 s; one per line takes a line's delay.
+			if elapsed > deadline+time.Second {
+				t.Errorf("returned %v after the deadline", elapsed-deadline)
+			}
+			t.Logf("returned %v after the deadline", (elapsed - deadline).Round(time.Millisecond))
+			if p, _ := st.ListApps(context.Background(), cache.AppQuery{}); p.Total != 0 {
+				t.Errorf("a cancelled import stored %d apps", p.Total)
+			}
+		})
 	}
 }

@@ -120,9 +120,15 @@ func searchText(slug, name, desc string) string {
 	return strings.ToLower(slug + "\x00" + name + "\x00" + desc)
 }
 
-// classify runs c on a stored-form action and pins the identity fields.
-func classify(c Classifier, a Action) ActionMeta {
-	meta := c.Classify(a)
+// classify runs c on a stored-form action and pins the identity fields. The package's own
+// classifier interns the terms in terms.
+func classify(c Classifier, a Action, terms *termTable) ActionMeta {
+	var meta ActionMeta
+	if rc, ok := c.(*ruleClassifier); ok {
+		meta = rc.classify(a, terms)
+	} else {
+		meta = c.Classify(a)
+	}
 	meta.Action = a.Slug
 	meta.App = a.App
 	return meta
@@ -137,10 +143,52 @@ func (m *Memory) Apply(ctx context.Context, b Batch) (ApplyResult, error) {
 	if err != nil {
 		return ApplyResult{}, err
 	}
-	cl := m.classifier()
-
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
+	return m.write(ctx, nb)
+}
+
+// Memory implements batchApplier.
+var _ batchApplier = (*Memory)(nil)
+
+// applyBatches writes the batches produce hands over as one Apply would: each is checked
+// as it comes (so that a refused row is reported against its own batch), and all are
+// installed in one snapshot swap at the end, or none. See batchApplier.
+func (m *Memory) applyBatches(ctx context.Context, produce func(apply func(Batch) error) error) (ApplyResult, error) {
+	if err := ctx.Err(); err != nil {
+		return ApplyResult{}, err
+	}
+	var (
+		all Batch
+		seq batchSeq
+	)
+	err := produce(func(b Batch) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		nb, err := seq.norm(b)
+		if err != nil {
+			return err
+		}
+		c := m.catalog.Load()
+		if err := checkActionApps(nb, func(app string) bool { _, ok := c.apps[app]; return ok || seq.apps[app] }); err != nil {
+			return err
+		}
+		all.Apps = append(all.Apps, nb.Apps...)
+		all.Actions = append(all.Actions, nb.Actions...)
+		return nil
+	})
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	m.wmu.Lock()
+	defer m.wmu.Unlock()
+	return m.write(ctx, all)
+}
+
+// write applies a normalised batch. The caller holds wmu.
+func (m *Memory) write(ctx context.Context, nb Batch) (ApplyResult, error) {
+	cl := m.classifier()
 	old := m.catalog.Load()
 	if err := checkActionApps(nb, func(app string) bool { _, ok := old.apps[app]; return ok }); err != nil {
 		return ApplyResult{}, err
@@ -208,14 +256,21 @@ func (m *Memory) Apply(ctx context.Context, b Batch) (ApplyResult, error) {
 	}
 	// Find the actions that change, classify them (in parallel for big batches), then
 	// install them.
-	var changed []Action
-	for _, a := range nb.Actions {
+	// changed is nb.Actions itself until an unchanged action is met: a fresh import does
+	// not copy its actions once more.
+	changed := nb.Actions
+	for i, a := range nb.Actions {
 		prev, ok := actions[a.Slug]
 		if ok && actionEqual(prev.a, a) {
+			if res.ActionsUnchanged == 0 {
+				changed = nb.Actions[:i:i] // appends copy
+			}
 			res.ActionsUnchanged++
 			continue
 		}
-		changed = append(changed, a)
+		if res.ActionsUnchanged > 0 {
+			changed = append(changed, a)
+		}
 	}
 	metas, err := classifyAll(ctx, cl, changed)
 	if err != nil {
@@ -271,10 +326,12 @@ func (m *Memory) Apply(ctx context.Context, b Batch) (ApplyResult, error) {
 }
 
 // classifyAll classifies actions with c, spreading big batches over GOMAXPROCS goroutines
-// (Classifier implementations are safe for concurrent use). It returns ctx.Err() when ctx
-// is cancelled; every goroutine has finished when it returns.
+// (Classifier implementations are safe for concurrent use). The terms of one call share
+// strings (see termTable). It returns ctx.Err() when ctx is cancelled; every goroutine has
+// finished when it returns.
 func classifyAll(ctx context.Context, c Classifier, as []Action) ([]ActionMeta, error) {
 	out := make([]ActionMeta, len(as))
+	terms := &termTable{}
 	workers := min(runtime.GOMAXPROCS(0), len(as)/256+1, 8)
 	var next atomic.Int64
 	var failed atomic.Pointer[error]
@@ -294,7 +351,7 @@ func classifyAll(ctx context.Context, c Classifier, as []Action) ([]ActionMeta, 
 				return
 			}
 			for i = start; i < min(start+chunk, len(as)); i++ {
-				out[i] = classify(c, as[i])
+				out[i] = classify(c, as[i], terms)
 			}
 		}
 	}
@@ -441,6 +498,9 @@ func (m *Memory) ListApps(ctx context.Context, q AppQuery) (AppPage, error) {
 	if err != nil {
 		return AppPage{}, err
 	}
+	if err := checkAppQuery(q); err != nil {
+		return AppPage{}, err
+	}
 	hidden := make(map[string]bool, len(q.Hidden))
 	for _, h := range q.Hidden {
 		hidden[strings.ToLower(strings.TrimSpace(h))] = true
@@ -570,6 +630,9 @@ func (m *Memory) AppActions(ctx context.Context, q AppActionsQuery) (ActionPage,
 	}
 	limit, offset, err := pageBounds(q.Limit, q.Offset)
 	if err != nil {
+		return ActionPage{}, err
+	}
+	if err := checkActionsQuery(q); err != nil {
 		return ActionPage{}, err
 	}
 	var enabled map[string]bool // nil: all enabled
@@ -961,7 +1024,7 @@ func (m *Memory) Connections(ctx context.Context, workspaceID string, statuses .
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkStatuses(statuses); err != nil {
+	if err := checkConnFilter(workspaceID, statuses); err != nil {
 		return nil, err
 	}
 	m.mu.RLock()

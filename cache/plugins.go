@@ -249,6 +249,12 @@ func checkAgentID(id int64) error {
 	return nil
 }
 
+// checkPluginQuery refuses a PluginQuery whose workspace or search no stored text can hold,
+// as checkActionsQuery does for AppActions.
+func checkPluginQuery(q PluginQuery) error {
+	return checkActionsQuery(AppActionsQuery{WorkspaceID: q.WorkspaceID, Search: q.Search})
+}
+
 // normEnableArgs checks a workspace, a plugin slug and who enables it, and returns the slug
 // in stored form.
 func normEnableArgs(workspaceID, slug, enabledBy string) (string, error) {

@@ -83,6 +83,9 @@ func (m *Memory) Plugins(ctx context.Context, q PluginQuery) (PluginPage, error)
 	if err != nil {
 		return PluginPage{}, err
 	}
+	if err := checkPluginQuery(q); err != nil {
+		return PluginPage{}, err
+	}
 	search := strings.ToLower(q.Search)
 	t := &m.plugins
 	t.mu.RLock()

@@ -151,6 +151,9 @@ func (p *Postgres) Plugins(ctx context.Context, q PluginQuery) (PluginPage, erro
 	if err != nil {
 		return PluginPage{}, err
 	}
+	if err := checkPluginQuery(q); err != nil {
+		return PluginPage{}, err
+	}
 	pattern := "%" + likeEscape(strings.ToLower(q.Search)) + "%"
 	var rows []struct {
 		pgPluginScan

@@ -76,6 +76,9 @@ func (p *Postgres) AppActions(ctx context.Context, q AppActionsQuery) (ActionPag
 	if err != nil {
 		return ActionPage{}, err
 	}
+	if err := checkActionsQuery(q); err != nil {
+		return ActionPage{}, err
+	}
 	var (
 		e       *pgAppActions
 		enabled map[string]bool // nil: every action is enabled

@@ -353,7 +353,7 @@ func (p *Postgres) Connections(ctx context.Context, workspaceID string, statuses
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkStatuses(statuses); err != nil {
+	if err := checkConnFilter(workspaceID, statuses); err != nil {
 		return nil, err
 	}
 	var filter pq.StringArray // NULL: any status

@@ -33,47 +33,54 @@ func (p *Postgres) Apply(ctx context.Context, b Batch) (ApplyResult, error) {
 	if len(nb.Apps)+len(nb.Actions)+len(nb.DeleteApps)+len(nb.DeleteActions) == 0 {
 		return ApplyResult{}, nil
 	}
-	slices.SortFunc(nb.Apps, func(x, y App) int { return strings.Compare(x.Slug, y.Slug) })
-	slices.SortFunc(nb.Actions, func(x, y Action) int { return strings.Compare(x.Slug, y.Slug) })
-	classifier := p.currentClassifier()
+	return p.writeTx(ctx, func(w *pgWriter) error { return w.write(nb) })
+}
 
+// Postgres implements batchApplier.
+var _ batchApplier = (*Postgres)(nil)
+
+// applyBatches writes the batches produce hands over in one transaction, one batch at a
+// time, so that only the batch being written is held in memory. See batchApplier.
+func (p *Postgres) applyBatches(ctx context.Context, produce func(apply func(Batch) error) error) (ApplyResult, error) {
+	if err := ctx.Err(); err != nil {
+		return ApplyResult{}, err
+	}
+	return p.writeTx(ctx, func(w *pgWriter) error {
+		var seq batchSeq
+		return produce(func(b Batch) error {
+			nb, err := seq.norm(b)
+			if err != nil {
+				return err
+			}
+			return w.write(nb)
+		})
+	})
+}
+
+// pgWriter is one catalogue write transaction: the batches written so far and what they
+// changed.
+type pgWriter struct {
+	ctx        context.Context
+	tx         *sqlx.Tx
+	classifier Classifier
+	now        time.Time
+	res        ApplyResult
+}
+
+// writeTx runs fn with a pgWriter in a transaction holding the catalogue write lock, and
+// bumps the catalogue version when anything changed.
+func (p *Postgres) writeTx(ctx context.Context, fn func(w *pgWriter) error) (ApplyResult, error) {
+	classifier := p.currentClassifier()
 	var res ApplyResult
-	err = p.inTx(ctx, func(tx *sqlx.Tx) error {
-		res = ApplyResult{}
+	err := p.inTx(ctx, func(tx *sqlx.Tx) error {
 		if err := pgLockWrites(ctx, tx); err != nil {
 			return err
 		}
-		var found []string
-		if need := batchActionApps(nb); len(need) > 0 {
-			if err := tx.SelectContext(ctx, &found, `SELECT slug FROM apps WHERE slug = ANY($1)`, pq.StringArray(need)); err != nil {
-				return err
-			}
-		}
-		stored := make(map[string]bool, len(found))
-		for _, s := range found {
-			stored[s] = true
-		}
-		if err := checkActionApps(nb, func(app string) bool { return stored[app] }); err != nil {
+		w := &pgWriter{ctx: ctx, tx: tx, classifier: classifier, now: pgNow()}
+		if err := fn(w); err != nil {
 			return err
 		}
-		touched := map[string]bool{} // apps whose action count may have changed
-		if err := pgApplyDeletes(ctx, tx, nb, &res, touched); err != nil {
-			return err
-		}
-		now := pgNow()
-		if err := pgApplyApps(ctx, tx, nb.Apps, now, &res); err != nil {
-			return err
-		}
-		if err := pgApplyActions(ctx, tx, nb.Actions, classifier, now, &res, touched); err != nil {
-			return err
-		}
-		if len(touched) > 0 {
-			if _, err := tx.ExecContext(ctx, `UPDATE apps SET action_count =
-			(SELECT count(*) FROM actions WHERE actions.app = apps.slug) WHERE slug = ANY($1)`,
-				pq.StringArray(slices.Sorted(maps.Keys(touched)))); err != nil {
-				return err
-			}
-		}
+		res = w.res
 		if res.AppsWritten+res.ActionsWritten+res.AppsDeleted+res.ActionsDeleted == 0 {
 			return nil // nothing changed: cached metadata stays valid
 		}
@@ -83,6 +90,46 @@ func (p *Postgres) Apply(ctx context.Context, b Batch) (ApplyResult, error) {
 		return ApplyResult{}, pgWrap(ctx, "apply", err)
 	}
 	return res, nil
+}
+
+// write applies one normalised batch and adds what it changed to w.res.
+func (w *pgWriter) write(nb Batch) error {
+	ctx, tx := w.ctx, w.tx
+	var found []string
+	if need := batchActionApps(nb); len(need) > 0 {
+		if err := tx.SelectContext(ctx, &found, `SELECT slug FROM apps WHERE slug = ANY($1)`, pq.StringArray(need)); err != nil {
+			return err
+		}
+	}
+	stored := make(map[string]bool, len(found))
+	for _, s := range found {
+		stored[s] = true
+	}
+	// Checked before sorting, so that a refused action's index is its index in the batch.
+	if err := checkActionApps(nb, func(app string) bool { return stored[app] }); err != nil {
+		return err
+	}
+	// Sorted by slug: concurrent writers lock rows in one order.
+	slices.SortFunc(nb.Apps, func(x, y App) int { return strings.Compare(x.Slug, y.Slug) })
+	slices.SortFunc(nb.Actions, func(x, y Action) int { return strings.Compare(x.Slug, y.Slug) })
+	touched := map[string]bool{} // apps whose action count may have changed
+	if err := pgApplyDeletes(ctx, tx, nb, &w.res, touched); err != nil {
+		return err
+	}
+	if err := pgApplyApps(ctx, tx, nb.Apps, w.now, &w.res); err != nil {
+		return err
+	}
+	if err := pgApplyActions(ctx, tx, nb.Actions, w.classifier, w.now, &w.res, touched); err != nil {
+		return err
+	}
+	if len(touched) > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE apps SET action_count =
+			(SELECT count(*) FROM actions WHERE actions.app = apps.slug) WHERE slug = ANY($1)`,
+			pq.StringArray(slices.Sorted(maps.Keys(touched)))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func pgApplyDeletes(ctx context.Context, tx *sqlx.Tx, b Batch, res *ApplyResult, touched map[string]bool) error {
@@ -206,7 +253,7 @@ func pgApplyApps(ctx context.Context, tx *sqlx.Tx, apps []App, now time.Time, re
 			UpdatedAt:                  now.Format(time.RFC3339Nano),
 		})
 	}
-	res.AppsWritten = len(rows)
+	res.AppsWritten += len(rows)
 	if len(rows) == 0 {
 		return nil
 	}
@@ -275,7 +322,7 @@ func pgApplyActions(ctx context.Context, tx *sqlx.Tx, actions []Action, c Classi
 		changed = append(changed, a)
 		hashes = append(hashes, h)
 	}
-	res.ActionsWritten = len(changed)
+	res.ActionsWritten += len(changed)
 	if len(changed) == 0 {
 		return nil
 	}

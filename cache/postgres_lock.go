@@ -22,7 +22,9 @@ var _ SyncLocker = (*Postgres)(nil)
 //
 // When the lock is held elsewhere, LockSync returns an error wrapping ErrSyncRunning at
 // once if wait is false, and otherwise polls until it is free or ctx is done. The caller
-// must call unlock exactly once (further calls do nothing).
+// must call unlock exactly once (further calls do nothing). Once ctx has ended, unlock
+// waits on the server only briefly (see bookkeepingContext) and then closes the lock's
+// connection, which releases the lock of a closed session.
 func (p *Postgres) LockSync(ctx context.Context, wait bool) (unlock func(), err error) {
 	conn, err := p.db.Conn(ctx)
 	if err != nil {
@@ -62,10 +64,10 @@ func (p *Postgres) LockSync(ctx context.Context, wait bool) (unlock func(), err 
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			uctx, cancel := bookkeepingContext(ctx)
 			defer cancel()
 			var released bool
-			err := conn.QueryRowContext(ctx, `SELECT pg_advisory_unlock($1, hashtext(current_schema()))`, pgLockSync).Scan(&released)
+			err := conn.QueryRowContext(uctx, `SELECT pg_advisory_unlock($1, hashtext(current_schema()))`, pgLockSync).Scan(&released)
 			if err != nil || !released {
 				discard()
 				return

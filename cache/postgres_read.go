@@ -80,6 +80,9 @@ func (p *Postgres) ListApps(ctx context.Context, q AppQuery) (AppPage, error) {
 	if err != nil {
 		return AppPage{}, err
 	}
+	if err := checkAppQuery(q); err != nil {
+		return AppPage{}, err
+	}
 	var where []string
 	var args []any
 	arg := func(v any) string {

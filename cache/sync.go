@@ -201,8 +201,12 @@ type SyncReport struct {
 	// Duplicates counts rows listed more than once (the last copy wins).
 	Duplicates int
 	// Skipped counts listed rows the store would refuse (empty slug, oversize field,
-	// schema that is not a JSON object). They are neither written nor deleted.
+	// schema that is not a JSON object, text with a NUL or bytes that are not UTF-8).
+	// They are neither written nor deleted: a stored copy is kept as it is.
 	Skipped int
+	// SkippedRows says which rows were skipped and why, one line each ("action
+	// GMAIL_X: ..."), the first maxSkippedRows of them.
+	SkippedRows []string
 	// AppsChanged counts the apps whose actions an incremental sync fetched.
 	AppsChanged int
 	// Backfilled counts actions whose parameters came from a per-app request, over
@@ -246,7 +250,7 @@ func Sync(ctx context.Context, st Store, src Source, opts SyncOptions) (SyncRepo
 	default:
 		return SyncReport{}, fmt.Errorf("%w: unknown sync mode %q", ErrInvalid, opts.Mode)
 	}
-	s := &syncRun{st: st, src: src, opts: opts, log: opts.Logger}
+	s := &syncRun{st: st, src: src, opts: opts, log: opts.Logger, skippedApps: map[string]bool{}}
 	s.rep.Mode = opts.Mode
 
 	if l, ok := st.(SyncLocker); ok {
@@ -281,8 +285,9 @@ func Sync(ctx context.Context, st Store, src Source, opts SyncOptions) (SyncRepo
 
 	runErr := s.run(ctx)
 
-	// The job is finished even when ctx is cancelled: it must not stay "running".
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	// The job is finished even when ctx is cancelled: it must not stay "running" (if even
+	// that fails, the next sync marks it abandoned).
+	fctx, cancel := bookkeepingContext(ctx)
 	defer cancel()
 	job.AppsSynced = s.rep.Applied.AppsWritten
 	job.ActionsSynced = s.rep.Applied.ActionsWritten
@@ -315,6 +320,25 @@ func Sync(ctx context.Context, st Store, src Source, opts SyncOptions) (SyncRepo
 	return s.rep, nil
 }
 
+// Bounds of the bookkeeping a sync does past its caller's context (see bookkeepingContext).
+const (
+	bookkeepingTimeout = 30 * time.Second
+	bookkeepingGrace   = 100 * time.Millisecond
+)
+
+// bookkeepingContext returns the context of writes a sync makes even when ctx has ended
+// (the job record, the stats of a committed catalogue): it outlives ctx, but by no more
+// than bookkeepingGrace, so that a store that stopped answering cannot hold Sync much past
+// its caller's deadline. While ctx lives the writes get bookkeepingTimeout.
+func bookkeepingContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(bookkeepingGrace, cancel) })
+	return bctx, func() {
+		stop()
+		cancel()
+	}
+}
+
 // jobError is err's text for a job record, cut to a sane length on a rune boundary.
 func jobError(err error) string {
 	const max = 4 << 10
@@ -337,6 +361,21 @@ type syncRun struct {
 	log  *slog.Logger
 	rep  SyncReport
 	prog SyncProgress
+	// skippedApps holds the slugs of listed apps the store would refuse: their stored
+	// copies are kept, not taken for orphans.
+	skippedApps map[string]bool
+}
+
+// maxSkippedRows bounds SyncReport.SkippedRows.
+const maxSkippedRows = 100
+
+// skip records a listed row the store would refuse: counted, reported and logged.
+func (s *syncRun) skip(kind, slug string, err error) {
+	s.rep.Skipped++
+	if len(s.rep.SkippedRows) < maxSkippedRows {
+		s.rep.SkippedRows = append(s.rep.SkippedRows, fmt.Sprintf("%s %.80q: %s", kind, slug, strings.TrimPrefix(err.Error(), "cache: ")))
+	}
+	s.log.Warn("cache: sync: "+kind+" skipped", "slug", slug, "err", err)
 }
 
 func (s *syncRun) progress(p SyncPhase) {
@@ -456,12 +495,15 @@ func (s *syncRun) listApps(ctx context.Context) ([]App, error) {
 		}
 		for _, a := range p.Apps {
 			// Checked as the store checks it: a row it would refuse must not sink the batch.
-			a, err := normApp(a)
+			n, err := normApp(a)
 			if err != nil {
-				s.rep.Skipped++
-				s.log.Warn("cache: sync: app skipped", "err", err)
+				s.skip("app", a.Slug, err)
+				if slug, err := normAppSlug(a.Slug); err == nil {
+					s.skippedApps[slug] = true
+				}
 				continue
 			}
+			a := n
 			if i, ok := index[a.Slug]; ok {
 				s.rep.Duplicates++
 				out[i] = a
@@ -540,8 +582,7 @@ func (s *syncRun) listActions(ctx context.Context, apps []string) (listing, erro
 				n, err := normAction(a)
 				if err != nil {
 					// Kept out of the batch and out of orphan deletion: a stored copy stays.
-					s.rep.Skipped++
-					s.log.Warn("cache: sync: action skipped", "err", err)
+					s.skip("action", a.Slug, err)
 					if slug, err := normActionSlug(a.Slug); err == nil {
 						index[slug] = -1
 					}
@@ -719,7 +760,7 @@ func (s *syncRun) plan(ctx context.Context, apps []App, listed listing, sc store
 	var deletedApps []string
 	deletedVia := 0
 	for slug := range sc.apps {
-		if !listedApps[slug] {
+		if !listedApps[slug] && !s.skippedApps[slug] {
 			if _, keep := appIndex[slug]; keep {
 				continue
 			}
@@ -889,7 +930,7 @@ func (s *syncRun) write(ctx context.Context, b Batch) error {
 	}
 	s.rep.Applied = res
 	// The catalogue is committed: finish the bookkeeping even if ctx ends now.
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	fctx, cancel := bookkeepingContext(ctx)
 	defer cancel()
 	s.progress(PhaseStats)
 	return s.writeStats(fctx, b.Apps)

@@ -420,6 +420,43 @@ func TestSyncChanges(t *testing.T) {
 			},
 		},
 		{
+			name: "rows with a NUL or bytes that are not UTF-8 are skipped and reported; their stored copies kept",
+			change: func(src *fakeSource) {
+				src.actions[1].Parameters = json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"a\u0000b"}}}`)
+				src.actions[3].Parameters = json.RawMessage("{\"type\":\"object\",\"description\":\"caf\xe9\"}")
+				src.actions[4].Description = "Updates\x00 an item."
+				src.actions[6].Tags = []string{"tag\xff"}
+				src.apps[2].DisplayName = "App\x00 02"
+			},
+			wantApplied: cache.ApplyResult{AppsUnchanged: 17, ActionsUnchanged: 166},
+			check: func(t *testing.T, st cache.Store, rep cache.SyncReport) {
+				orig := newSource()
+				for _, i := range []int{1, 3, 4, 6} {
+					want := orig.actions[i]
+					a, err := st.Action(context.Background(), want.Slug)
+					if err != nil || string(a.Parameters) != string(want.Parameters) || a.Description != want.Description || a.Tags != nil {
+						t.Errorf("stored copy of %s = %+v, %v; want it unchanged", want.Slug, a, err)
+					}
+				}
+				if a, err := st.App(context.Background(), "app02"); err != nil || a.DisplayName != "App 02" {
+					t.Errorf("stored copy of app02 = %+v, %v; want it unchanged", a, err)
+				}
+				want := []string{
+					`app "app02": invalid input: app "app02": display name contains a NUL byte`,
+					`action "APP00_LIST_ITEMS": invalid input: action "APP00_LIST_ITEMS": parameters contains a NUL character (\u0000)`,
+					`action "APP00_CREATE_ITEM": invalid input: action "APP00_CREATE_ITEM": parameters is not valid UTF-8`,
+					`action "APP00_UPDATE_ITEM": invalid input: action "APP00_UPDATE_ITEM": description contains a NUL byte`,
+					`action "APP00_SEARCH": invalid input: action "APP00_SEARCH": tags[0] is not valid UTF-8`,
+				}
+				if rep.Skipped != len(want) {
+					t.Errorf("Skipped = %d, want %d", rep.Skipped, len(want))
+				}
+				if diff := cmp.Diff(want, rep.SkippedRows); diff != "" {
+					t.Errorf("SkippedRows (-want +got):\n%s", diff)
+				}
+			},
+		},
+		{
 			name: "an action of an app the app listing leaves out",
 			change: func(src *fakeSource) {
 				src.actions = append(src.actions, cache.Action{App: "new_tool", Slug: "NEW_TOOL_PING", DisplayName: "Ping",

@@ -94,7 +94,43 @@ func checkObject(what string, raw json.RawMessage) error {
 	if !json.Valid(t) {
 		return fmt.Errorf("%s is not valid JSON", what)
 	}
+	return checkJSONText(what, raw)
+}
+
+// checkJSONText refuses valid JSON whose text PostgreSQL cannot hold: bytes that are not
+// UTF-8 (which encoding/json lets through) or a \u0000 escape, a NUL once decoded (which
+// the classifier would copy into a parameter description). Both stores refuse it, so a
+// row the memory store takes is never one that makes a PostgreSQL write fail.
+func checkJSONText(what string, raw []byte) error {
+	if !utf8.Valid(raw) {
+		return fmt.Errorf("%s is not valid UTF-8", what)
+	}
+	if hasNULEscape(raw) {
+		return fmt.Errorf("%s contains a NUL character (\\u0000)", what)
+	}
 	return nil
+}
+
+// hasNULEscape reports whether valid JSON raw holds a \u0000 escape. Backslashes appear
+// only inside strings, where an escape starts at a backslash preceded by an even number of
+// backslashes (`\\u0000` is a backslash and the text "u0000").
+func hasNULEscape(raw []byte) bool {
+	const esc = `\u0000`
+	for off := 0; ; {
+		i := bytes.Index(raw[off:], []byte(esc))
+		if i < 0 {
+			return false
+		}
+		i += off
+		n := 0
+		for j := i - 1; j >= 0 && raw[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
+			return true
+		}
+		off = i + 1
+	}
 }
 
 // cloneStrings returns a copy of list, or nil when it is empty.
@@ -305,6 +341,45 @@ func normBatch(b Batch) (Batch, error) {
 	return out, nil
 }
 
+// batchSeq normalises the batches of one batchApplier write, refusing a slug that an
+// earlier batch of the write already had, as normBatch refuses one repeated within a
+// batch. Its zero value is ready; apps holds every app slug seen so far.
+type batchSeq struct {
+	apps, actions map[string]bool
+}
+
+// norm normalises b (see normBatch). Batches of a stream carry no deletions: their order
+// against the upserts of other batches would be ambiguous.
+func (s *batchSeq) norm(b Batch) (Batch, error) {
+	if len(b.DeleteApps)+len(b.DeleteActions) > 0 {
+		return Batch{}, fmt.Errorf("%w: a streamed write cannot delete", ErrInvalid)
+	}
+	nb, err := normBatch(b)
+	if err != nil {
+		return Batch{}, err
+	}
+	if s.apps == nil {
+		s.apps, s.actions = map[string]bool{}, map[string]bool{}
+	}
+	for i, a := range nb.Apps {
+		if s.apps[a.Slug] {
+			return Batch{}, &itemError{list: "apps", index: i, err: fmt.Errorf("%w: app %q was in an earlier batch", ErrConflict, a.Slug)}
+		}
+	}
+	for i, a := range nb.Actions {
+		if s.actions[a.Slug] {
+			return Batch{}, &itemError{list: "actions", index: i, err: fmt.Errorf("%w: action %q was in an earlier batch", ErrConflict, a.Slug)}
+		}
+	}
+	for _, a := range nb.Apps {
+		s.apps[a.Slug] = true
+	}
+	for _, a := range nb.Actions {
+		s.actions[a.Slug] = true
+	}
+	return nb, nil
+}
+
 // normSlugList normalises a list of slugs to delete, dropping repeats.
 func normSlugList(what string, list []string, norm func(string) (string, error)) ([]string, error) {
 	if len(list) == 0 {
@@ -396,6 +471,44 @@ func checkWorkspace(ws string) error {
 	return nil
 }
 
+// checkQueryText refuses a search or filter string that no stored text can hold: not
+// UTF-8, a NUL byte, or longer than MaxDescriptionLen. Without it the memory store would
+// answer such a query (with no match, or a match across the separators of its search
+// text) where PostgreSQL refuses it.
+func checkQueryText(what, s string) error {
+	if err := checkText(what, s, MaxDescriptionLen); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	return nil
+}
+
+// checkAppQuery refuses an AppQuery whose strings no stored text can hold.
+func checkAppQuery(q AppQuery) error {
+	if err := checkQueryText("category", q.Category); err != nil {
+		return err
+	}
+	if err := checkQueryText("search", q.Search); err != nil {
+		return err
+	}
+	for i, h := range q.Hidden {
+		if err := checkQueryText(fmt.Sprintf("hidden[%d]", i), h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkActionsQuery refuses an AppActionsQuery whose workspace or search no stored text
+// can hold. An empty workspace is allowed (every action enabled).
+func checkActionsQuery(q AppActionsQuery) error {
+	if q.WorkspaceID != "" {
+		if err := checkWorkspace(q.WorkspaceID); err != nil {
+			return err
+		}
+	}
+	return checkQueryText("search", q.Search)
+}
+
 // normConnArgs checks a workspace and app pair and returns the app slug in stored form.
 func normConnArgs(ws, app string) (string, error) {
 	if err := checkWorkspace(ws); err != nil {
@@ -477,6 +590,9 @@ func checkStats(stats map[string]json.RawMessage) error {
 		if len(bytes.TrimSpace(v)) == 0 || !json.Valid(v) {
 			return fmt.Errorf("%w: stats %q value is not valid JSON", ErrInvalid, k)
 		}
+		if err := checkJSONText(fmt.Sprintf("stats %q value", k), v); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
 	}
 	return nil
 }
@@ -536,8 +652,14 @@ func checkConnTarget(to ConnectionStatus, connectionID string) error {
 	return nil
 }
 
-// checkStatuses refuses a Connections filter naming an unknown status.
-func checkStatuses(list []ConnectionStatus) error {
+// checkConnFilter refuses a Connections filter with a workspace no connection can have
+// (empty means every workspace) or an unknown status.
+func checkConnFilter(ws string, list []ConnectionStatus) error {
+	if ws != "" {
+		if err := checkWorkspace(ws); err != nil {
+			return err
+		}
+	}
 	for _, s := range list {
 		if !knownStatus(s) {
 			return fmt.Errorf("%w: unknown connection status %q", ErrInvalid, s)

@@ -2,6 +2,7 @@ package hint
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -13,10 +14,14 @@ import (
 //
 // Order of resolution: Request.Apps when set, else the agent's active assignments, else
 // (auto-inheritance) the apps connected to the workspace. With a workspace, apps not
-// actively connected there are dropped, and apps the workspace disabled are dropped. A store
-// call that fails is logged and skipped: the hint is advisory, and execution checks
-// permissions again.
-func (b *Builder) resolveApps(ctx context.Context, st Store, req Request) ([]string, map[string]map[string]bool) {
+// actively connected there are dropped, and apps the workspace disabled are dropped.
+//
+// It fails closed: when a read that decides what the agent may use fails (or the store
+// panics in it), it returns no apps and the error, naming the read. Nothing is certainly
+// allowed then: without the assignments any app may be one the agent lacks, without the
+// connections any app may be unconnected, and without the tool configs any app or action
+// may be disabled.
+func (b *Builder) resolveApps(ctx context.Context, st Store, req Request) ([]string, map[string]map[string]bool, error) {
 	var apps []string
 	switch {
 	case len(req.Apps) > 0:
@@ -28,9 +33,9 @@ func (b *Builder) resolveApps(ctx context.Context, st Store, req Request) ([]str
 			}
 		}
 	case req.AgentID > 0:
-		as, err := st.AgentApps(ctx, req.AgentID)
+		as, err := storeRead(func() ([]cache.Assignment, error) { return st.AgentApps(ctx, req.AgentID) })
 		if err != nil {
-			b.warn(ctx, req, "agent apps", err)
+			return nil, nil, fmt.Errorf("agent apps: %w", err)
 		}
 		for _, a := range as {
 			if a.Active {
@@ -40,21 +45,22 @@ func (b *Builder) resolveApps(ctx context.Context, st Store, req Request) ([]str
 	}
 
 	if req.WorkspaceID != "" {
-		conns, err := st.Connections(ctx, req.WorkspaceID, cache.StatusActive)
+		conns, err := storeRead(func() ([]cache.Connection, error) {
+			return st.Connections(ctx, req.WorkspaceID, cache.StatusActive)
+		})
 		if err != nil {
-			b.warn(ctx, req, "workspace connections", err)
+			return nil, nil, fmt.Errorf("workspace connections: %w", err)
+		}
+		connected := make([]string, 0, len(conns))
+		for _, c := range conns {
+			if c.Status == cache.StatusActive {
+				connected = append(connected, strings.ToLower(c.App))
+			}
+		}
+		if len(apps) == 0 && len(req.Apps) == 0 {
+			apps = connected // auto-inheritance
 		} else {
-			connected := make([]string, 0, len(conns))
-			for _, c := range conns {
-				if c.Status == cache.StatusActive {
-					connected = append(connected, strings.ToLower(c.App))
-				}
-			}
-			if len(apps) == 0 && len(req.Apps) == 0 {
-				apps = connected // auto-inheritance
-			} else {
-				apps = slices.DeleteFunc(apps, func(a string) bool { return !slices.Contains(connected, a) })
-			}
+			apps = slices.DeleteFunc(apps, func(a string) bool { return !slices.Contains(connected, a) })
 		}
 	}
 	slices.Sort(apps)
@@ -62,9 +68,9 @@ func (b *Builder) resolveApps(ctx context.Context, st Store, req Request) ([]str
 
 	var enabled map[string]map[string]bool
 	if req.WorkspaceID != "" && len(apps) > 0 {
-		cfgs, err := st.ToolConfigs(ctx, req.WorkspaceID)
+		cfgs, err := storeRead(func() ([]cache.ToolConfig, error) { return st.ToolConfigs(ctx, req.WorkspaceID) })
 		if err != nil {
-			b.warn(ctx, req, "workspace tool configs", err)
+			return nil, nil, fmt.Errorf("workspace tool configs: %w", err)
 		}
 		for _, c := range cfgs {
 			app := strings.ToLower(c.App)
@@ -87,7 +93,17 @@ func (b *Builder) resolveApps(ctx context.Context, st Store, req Request) ([]str
 			}
 		}
 	}
-	return apps, enabled
+	return apps, enabled, nil
+}
+
+// storeRead calls read, turning a panic in the store into an error.
+func storeRead[T any](read func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("store panicked: %v", r)
+		}
+	}()
+	return read()
 }
 
 // filterEnabled drops actions a workspace configuration disabled. It does not modify metas.

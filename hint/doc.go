@@ -40,7 +40,11 @@
 // of the actions is a sure match. [Builder.Trace] exposes the part of a Build that does not
 // depend on the weights, so that weights can be fitted quickly.
 //
-// Build degrades instead of failing: a store call that errors is logged through the
-// optional *slog.Logger and the ranking goes on with what it has. It returns an error only
-// for a cancelled context or a request it cannot make sense of.
+// Build fails closed: when a store read that decides what the agent may use (assignments,
+// connections, tool configs) or the action metadata fails, it returns an error wrapping
+// [ErrStoreUnavailable] and the store's error, never a hint that might list an app or an
+// action the workspace does not allow. A host that would rather go on without a hint opts
+// in with [Request.Degrade] (or [Config.Degrade]) and gets a hint limited to what is
+// certainly allowed, with [Result.Degraded] saying why. A panic while ranking is logged through
+// the optional *slog.Logger and the hint says nothing matched.
 package hint

@@ -2,6 +2,7 @@ package hint_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -83,4 +84,37 @@ func ExampleBuild_recipe() {
 	// recipe_token
 	// JIRA_GET_ISSUE step 0
 	// SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL step 1
+}
+
+// unreachableConnections is a store whose workspace connections cannot be read, as when
+// the database is down.
+type unreachableConnections struct{ hint.Store }
+
+func (unreachableConnections) Connections(context.Context, string, ...cache.ConnectionStatus) ([]cache.Connection, error) {
+	return nil, errors.New("db: connection refused")
+}
+
+// A store that cannot say which apps the workspace connected: Build fails closed rather
+// than hint at apps the workspace may not use. A host that would rather go on without a
+// hint opts in with Degrade.
+func ExampleBuild_failClosed() {
+	ctx := context.Background()
+	st, err := loadTestdata(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	down := unreachableConnections{st}
+	req := hint.Request{Apps: []string{"github"}, WorkspaceID: "ws-1", Prompt: "create a github issue"}
+
+	_, err = hint.Build(ctx, down, req)
+	fmt.Println(errors.Is(err, hint.ErrStoreUnavailable))
+	fmt.Println(err)
+
+	req.Degrade = true
+	res, err := hint.Build(ctx, down, req)
+	fmt.Printf("%v %q %v\n", err, res.Text, res.Degraded)
+	// Output:
+	// true
+	// hint: store unavailable: workspace connections: db: connection refused
+	// <nil> "" workspace connections: db: connection refused
 }

@@ -12,9 +12,17 @@ import (
 	"github.com/toolhint/toolhint/internal/text"
 )
 
-// ErrInvalidRequest reports a request Build cannot make sense of: no agent, no workspace and
-// no apps, or a negative agent ID.
-var ErrInvalidRequest = errors.New("hint: invalid request")
+// Errors of Build.
+var (
+	// ErrInvalidRequest reports a request Build cannot make sense of: no agent, no
+	// workspace and no apps, a negative agent ID, or an identifier the store refuses (a
+	// workspace ID with a NUL byte, say).
+	ErrInvalidRequest = errors.New("hint: invalid request")
+	// ErrStoreUnavailable reports that a store read Build needs failed: one that decides
+	// what the agent may use (assignments, connections, tool configs) or the action
+	// metadata. It wraps the store's error. See Request.Degrade.
+	ErrStoreUnavailable = errors.New("hint: store unavailable")
+)
 
 // MaxPromptLen is the number of bytes of a prompt that are analysed; the rest is ignored.
 const MaxPromptLen = 16 << 10
@@ -56,6 +64,12 @@ type Request struct {
 	RecipeMode bool
 	// Apps, when set, replaces the agent's assignments. Names are matched in any case.
 	Apps []string
+	// Degrade opts in to a degraded hint when a store read fails: instead of an error
+	// wrapping ErrStoreUnavailable, Build returns a hint limited to what is certainly
+	// allowed, with Result.Degraded saying why. When a permission read failed nothing is
+	// certain and the hint is empty; when the action metadata could not be read it names
+	// the apps and no action. Config.Degrade opts in for every request.
+	Degrade bool
 }
 
 // Result is a hint.
@@ -75,6 +89,9 @@ type Result struct {
 	// names when it names any. A hint that is not confident says so and points the model
 	// at the search_tools meta-tool.
 	Confident bool
+	// Degraded, when not empty, says which store read failed and why: the hint is limited
+	// to what is certainly allowed (see Request.Degrade).
+	Degraded string
 	// Reason says, in a sentence, why the hint has this tier and confidence.
 	Reason string
 }
@@ -138,6 +155,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Limits bound the hint. Optional. Zero fields take the defaults.
 	Limits Limits
+	// Degrade opts every request in to degraded hints when a store read fails (see
+	// Request.Degrade). Optional. Defaults to false: Build fails closed with an error.
+	Degrade bool
 	// Weights rank the candidate actions. Optional. Nil means DefaultWeights().
 	Weights *Weights
 }
@@ -154,6 +174,8 @@ type Builder struct {
 	pool    sync.Pool // *scratch
 	index   *termIndex
 	weights Weights
+	// degrade is Config.Degrade.
+	degrade bool
 }
 
 // New returns a Builder for cfg.
@@ -166,7 +188,8 @@ func New(cfg Config) *Builder {
 	if cfg.Weights != nil {
 		w = *cfg.Weights
 	}
-	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(), weights: w}
+	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
+		weights: w, degrade: cfg.Degrade}
 }
 
 // defaultBuilder backs the package-level Build: created on first use, configured once.
@@ -178,9 +201,14 @@ func Build(ctx context.Context, st Store, req Request) (Result, error) {
 	return defaultBuilder().Build(ctx, st, req)
 }
 
-// Build builds the hint for req from st. It degrades instead of failing: a store call that
-// errors is logged and the next tier runs; a panic in a tier is recovered and treated the
-// same way. The error is non-nil only when ctx is done or req is invalid (ErrInvalidRequest).
+// Build builds the hint for req from st.
+//
+// It fails closed: when a store read fails (or the store panics in it), Build returns an
+// error wrapping ErrStoreUnavailable and the store's error, never a hint that might list
+// an app or action the agent may not use, unless the host opted in to degraded hints
+// (Request.Degrade, Config.Degrade). A panic in a ranking tier is logged and the next
+// tier runs. The error is otherwise non-nil only when ctx is done (it wraps ctx's error)
+// or req is invalid (ErrInvalidRequest).
 func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, error) {
 	if err := b.check(ctx, st, req); err != nil {
 		return Result{Strategy: StrategyNone}, err
@@ -190,13 +218,18 @@ func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, err
 		prompt = prompt[:MaxPromptLen]
 	}
 
-	apps, enabled := b.resolveApps(ctx, st, req)
+	apps, enabled, err := b.resolveApps(ctx, st, req)
+	if err != nil {
+		return b.storeFailed(ctx, req, nil, err)
+	}
 	res := Result{Strategy: StrategyNone, Apps: apps}
 	if err := ctx.Err(); err != nil {
 		return res, fmt.Errorf("hint: %w", err)
 	}
 	if len(apps) > 0 {
-		b.rankTiers(ctx, st, req, prompt, apps, enabled, &res)
+		if err := b.rankTiers(ctx, st, req, prompt, apps, enabled, &res); err != nil {
+			return b.storeFailed(ctx, req, apps, err)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{Strategy: StrategyNone, Apps: apps}, fmt.Errorf("hint: %w", err)
@@ -228,12 +261,34 @@ func (b *Builder) check(ctx context.Context, st Store, req Request) error {
 	return nil
 }
 
-// rankTiers runs the tiers in order, recovering from a panic in any of them.
-func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt string, apps []string, enabled map[string]map[string]bool, res *Result) {
-	metas, err := b.actionMeta(ctx, st, apps)
+// storeFailed is Build's answer when the store read err failed: ctx's error when ctx has
+// ended, ErrInvalidRequest when the store refused the request's identifiers, and otherwise
+// ErrStoreUnavailable wrapping err, or, for a host that opted in, a degraded hint naming
+// apps (the apps certainly allowed; nil after a permission read failed) and no action.
+func (b *Builder) storeFailed(ctx context.Context, req Request, apps []string, err error) (Result, error) {
+	res := Result{Strategy: StrategyNone}
+	if cerr := ctx.Err(); cerr != nil {
+		return res, fmt.Errorf("hint: %w", cerr)
+	}
+	if errors.Is(err, cache.ErrInvalid) {
+		return res, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	b.warn(ctx, req, "store read", err)
+	if !req.Degrade && !b.degrade {
+		return res, fmt.Errorf("%w: %w", ErrStoreUnavailable, err)
+	}
+	res.Apps = apps
+	res.Degraded = err.Error()
+	b.render(&res)
+	return res, nil
+}
+
+// rankTiers runs the tiers in order, recovering from a panic in any of them. It returns
+// the error of the action metadata read, which no tier can do without.
+func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt string, apps []string, enabled map[string]map[string]bool, res *Result) error {
+	metas, err := storeRead(func() ([]cache.ActionMeta, error) { return st.ActionMeta(ctx, apps) })
 	if err != nil {
-		b.warn(ctx, req, "action metadata", err)
-		return
+		return fmt.Errorf("action metadata: %w", err)
 	}
 	metas = filterEnabled(metas, enabled)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
@@ -248,15 +303,7 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 			res.Reason = "no action matched the request's words or capabilities"
 		}
 	}
-}
-
-func (b *Builder) actionMeta(ctx context.Context, st Store, apps []string) (metas []cache.ActionMeta, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("hint: store panicked: %v", r)
-		}
-	}()
-	return st.ActionMeta(ctx, apps)
+	return nil
 }
 
 // safely runs f, turning a panic into a logged failure.
@@ -275,7 +322,7 @@ func (b *Builder) warn(ctx context.Context, req Request, what string, err error)
 	if b.log == nil {
 		return
 	}
-	b.log.LogAttrs(ctx, slog.LevelWarn, "hint: "+what+" failed; degrading",
+	b.log.LogAttrs(ctx, slog.LevelWarn, "hint: "+what+" failed",
 		slog.Int64("agent_id", req.AgentID),
 		slog.String("workspace_id", req.WorkspaceID),
 		slog.String("error", err.Error()))

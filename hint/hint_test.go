@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolhint/toolhint/cache"
@@ -226,38 +228,118 @@ func TestEnabledActions(t *testing.T) {
 	}
 }
 
-func TestDegradation(t *testing.T) {
+// failStore is a workspace with Slack and Jira connected and assigned to agent 1, where
+// the tool configs disable Jira and limit Slack to listing channels: a hint that ignored
+// any permission read would list Jira's issue actions for "create a jira issue".
+func failStore() *fakeStore {
+	return &fakeStore{
+		metas: fixture(),
+		assignments: map[int64][]cache.Assignment{1: {
+			{AgentID: 1, App: "slack", Active: true}, {AgentID: 1, App: "jira", Active: true}}},
+		connections: map[string][]cache.Connection{"ws": {
+			{WorkspaceID: "ws", App: "slack", Status: cache.StatusActive},
+			{WorkspaceID: "ws", App: "jira", Status: cache.StatusActive}}},
+		configs: map[string][]cache.ToolConfig{"ws": {
+			{WorkspaceID: "ws", App: "jira", Enabled: false},
+			{WorkspaceID: "ws", App: "slack", Enabled: true, EnabledActions: []string{"SLACK_LIST_ALL_CHANNELS"}}}},
+		failing:   map[string]bool{},
+		panicking: map[string]bool{},
+	}
+}
+
+// TestFailClosed fails each store read in turn, by an error and by a panic: Build must
+// return ErrStoreUnavailable wrapping the cause and no hint; a host that opted in gets a
+// hint limited to what is certainly allowed, with Degraded saying why.
+func TestFailClosed(t *testing.T) {
+	ctx := context.Background()
+	req := hint.Request{AgentID: 1, WorkspaceID: "ws", Prompt: "create a jira issue and list the slack channels"}
+	healthy, err := hint.New(hint.Config{}).Build(ctx, failStore(), req)
+	if err != nil || !slices.Equal(healthy.MatchedActions, []string{"SLACK_LIST_ALL_CHANNELS"}) {
+		t.Fatalf("healthy store: %v, %v; want SLACK_LIST_ALL_CHANNELS alone", healthy.MatchedActions, err)
+	}
 	for _, method := range []string{"AgentApps", "Connections", "ToolConfigs", "ActionMeta"} {
 		for _, mode := range []string{"error", "panic"} {
-			if mode == "panic" && method != "ActionMeta" {
-				continue // only the metadata read is guarded against panics; the others are the store's contract
-			}
 			t.Run(method+"/"+mode, func(t *testing.T) {
-				st := &fakeStore{
-					metas:       fixture(),
-					assignments: map[int64][]cache.Assignment{1: {{AgentID: 1, App: "slack", Active: true}}},
-					connections: map[string][]cache.Connection{"ws": {{WorkspaceID: "ws", App: "slack", Status: cache.StatusActive}}},
-					failing:     map[string]bool{},
-					panicking:   map[string]bool{},
-				}
+				st := failStore()
 				if mode == "error" {
 					st.failing[method] = true
 				} else {
 					st.panicking[method] = true
 				}
 				var logs bytes.Buffer
-				b := hint.New(hint.Config{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-				res, err := b.Build(context.Background(), st, hint.Request{AgentID: 1, WorkspaceID: "ws", Prompt: "send a message to #general"})
-				if err != nil {
-					t.Fatalf("Build: %v, want degradation without error", err)
+				b := hint.New(hint.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+				res, err := b.Build(ctx, st, req)
+				if !errors.Is(err, hint.ErrStoreUnavailable) {
+					t.Fatalf("Build: %v, want an error wrapping ErrStoreUnavailable", err)
 				}
-				if !strings.Contains(logs.String(), "degrading") {
+				if mode == "error" && !errors.Is(err, errFake) {
+					t.Errorf("error %v does not wrap the store's error", err)
+				}
+				if res.Text != "" || len(res.MatchedActions) > 0 || len(res.Apps) > 0 {
+					t.Errorf("failed read gave a hint: apps %v, actions %v, text %q", res.Apps, res.MatchedActions, res.Text)
+				}
+				if !strings.Contains(logs.String(), "store read failed") {
 					t.Errorf("failure not logged; logs:\n%s", logs.String())
 				}
-				if method == "ActionMeta" && (res.Strategy != hint.StrategyNone || res.Text != "") {
-					t.Errorf("without metadata: Strategy %q Text %q, want none and empty", res.Strategy, res.Text)
+
+				// Opted in, per request or per builder.
+				wantApps := []string(nil)
+				if method == "ActionMeta" {
+					wantApps = []string{"slack"} // the permission reads succeeded
+				}
+				for _, b := range []struct {
+					name string
+					b    *hint.Builder
+					req  hint.Request
+				}{
+					{"Request.Degrade", hint.New(hint.Config{}), func() hint.Request { r := req; r.Degrade = true; return r }()},
+					{"Config.Degrade", hint.New(hint.Config{Degrade: true}), req},
+				} {
+					res, err := b.b.Build(ctx, st, b.req)
+					if err != nil {
+						t.Fatalf("%s: Build: %v, want a degraded hint", b.name, err)
+					}
+					if res.Degraded == "" || (mode == "error" && !strings.Contains(res.Degraded, errFake.Error())) {
+						t.Errorf("%s: Degraded = %q, want the failure", b.name, res.Degraded)
+					}
+					if res.Text != "" || len(res.MatchedActions) > 0 || !slices.Equal(res.Apps, wantApps) {
+						t.Errorf("%s: degraded hint lists apps %v, actions %v, text %q; want apps %v alone", b.name, res.Apps, res.MatchedActions, res.Text, wantApps)
+					}
 				}
 			})
+		}
+	}
+}
+
+func TestBuildContextEnds(t *testing.T) {
+	// A store whose reads block until their context ends: Build returns ctx's error, not
+	// ErrStoreUnavailable, even with Degrade.
+	for _, degrade := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		_, err := hint.Build(ctx, blockingStore{}, hint.Request{AgentID: 1, WorkspaceID: "ws", Prompt: "x", Degrade: degrade})
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, hint.ErrStoreUnavailable) {
+			t.Errorf("Degrade %v: err = %v, want context.DeadlineExceeded alone", degrade, err)
+		}
+	}
+}
+
+// blockingStore's reads wait for their context to end.
+type blockingStore struct{ hint.Store }
+
+func (blockingStore) AgentApps(ctx context.Context, _ int64) ([]cache.Assignment, error) {
+	<-ctx.Done()
+	return nil, fmt.Errorf("store: %w", ctx.Err())
+}
+
+// TestOddWorkspaceIDs sends workspace IDs no store can hold: the request is invalid, on
+// every store (the PostgreSQL test repeats it there).
+func TestOddWorkspaceIDs(t *testing.T) {
+	st := cache.NewMemory()
+	for _, ws := range []string{"ws\x00", "\xff", "   "} {
+		_, err := hint.Build(context.Background(), st, hint.Request{AgentID: 1, WorkspaceID: ws, Prompt: "send an email", Degrade: true})
+		if !errors.Is(err, hint.ErrInvalidRequest) || !errors.Is(err, cache.ErrInvalid) {
+			t.Errorf("workspace %q: err = %v, want ErrInvalidRequest wrapping cache.ErrInvalid", ws, err)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/toolhint/toolhint/cache"
 )
 
 // Trace is the part of a Build that does not depend on the weights: the analysed prompt and
@@ -16,7 +18,8 @@ type Trace struct {
 	r *ranking // nil when no action can match
 }
 
-// Trace analyses req as Build does, up to the weights. The errors are Build's.
+// Trace analyses req as Build does, up to the weights. The errors are Build's; a failed
+// store read is always an error (a trace never degrades).
 func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, error) {
 	if err := b.check(ctx, st, req); err != nil {
 		return nil, err
@@ -25,14 +28,17 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	if len(prompt) > MaxPromptLen {
 		prompt = prompt[:MaxPromptLen]
 	}
-	apps, enabled := b.resolveApps(ctx, st, req)
+	apps, enabled, err := b.resolveApps(ctx, st, req)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrStoreUnavailable, err)
+	}
 	t := &Trace{b: b}
 	if len(apps) == 0 {
 		return t, nil
 	}
-	metas, err := b.actionMeta(ctx, st, apps)
+	metas, err := storeRead(func() ([]cache.ActionMeta, error) { return st.ActionMeta(ctx, apps) })
 	if err != nil {
-		return nil, fmt.Errorf("hint: %w", err)
+		return nil, fmt.Errorf("%w: action metadata: %w", ErrStoreUnavailable, err)
 	}
 	// A scratch of its own: the trace keeps pointing into it.
 	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled), &scratch{})

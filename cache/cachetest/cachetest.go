@@ -30,6 +30,8 @@ func Run(t *testing.T, newStore func(t *testing.T) cache.Store) {
 		{"Apply/MoveAction", testApplyMoveAction},
 		{"Apply/Invalid", testApplyInvalid},
 		{"Apply/AllOrNothing", testApplyAllOrNothing},
+		{"Apply/OddText", testApplyOddText},
+		{"OddIdentifiers", testOddIdentifiers},
 		{"App", testApp},
 		{"ListApps", testListApps},
 		{"ListApps/Paging", testListAppsPaging},

@@ -184,6 +184,11 @@ func testPluginList(t *testing.T, st cache.PluginStore) {
 		{"page", cache.PluginQuery{Limit: 2, Offset: 1}, []string{"meeting-notes", "sql-helper"}, 3, nil},
 		{"past the end", cache.PluginQuery{Offset: 10}, []string{}, 3, nil},
 		{"negative", cache.PluginQuery{Limit: -1}, nil, 0, cache.ErrInvalid},
+		{"workspace with NUL", cache.PluginQuery{WorkspaceID: "ws2\x00"}, nil, 0, cache.ErrInvalid},
+		{"workspace not UTF-8", cache.PluginQuery{WorkspaceID: "ws\xff"}, nil, 0, cache.ErrInvalid},
+		{"search with NUL", cache.PluginQuery{Search: "sql\x00"}, nil, 0, cache.ErrInvalid},
+		{"search not UTF-8", cache.PluginQuery{Search: "\xc3"}, nil, 0, cache.ErrInvalid},
+		{"workspace of LIKE wildcards", cache.PluginQuery{WorkspaceID: "ws%"}, []string{"code-review", "meeting-notes", "sql-helper"}, 3, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
