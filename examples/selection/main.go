@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/hint/hinteval"
 )
@@ -30,6 +31,7 @@ var (
 	missAt     int
 	explain    string
 	cv, fit    bool
+	ablate     bool
 	out, train string
 )
 
@@ -43,6 +45,7 @@ func main() {
 	flag.BoolVar(&cv, "cv", false, "also run the app-grouped 5-fold cross-validation (weights fitted per fold)")
 	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
 	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
+	flag.BoolVar(&ablate, "ablate", false, "cross-validate once per knowledge source with its weights held at zero (slow)")
 	flag.StringVar(&train, "train", "", "more labelled cases (JSONL) that -fit and -cv learn from but never score, e.g. hint/hinteval/testdata/unseen.jsonl")
 	flag.Parse()
 	if *catalog == "" || *eval == "" {
@@ -88,6 +91,9 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		if extra, err = hinteval.ReadCasesFile(train); err != nil {
 			return err
 		}
+	}
+	if ablate {
+		return runAblation(ctx, st, cases, extra)
 	}
 	if fit {
 		w, frep, err := hinteval.Fit(ctx, st, append(slices.Clip(cases), extra...), hinteval.FitOptions{})
@@ -152,6 +158,42 @@ func run(catalog, eval string, misses, asJSON bool) error {
 			fmt.Printf("%s [%s/%s] %q\n  ranks %v  listed %s\n  expect %v\n", o.Case.ID, o.Case.Kind, o.Case.Mode,
 				o.Case.Prompt, o.Ranks, strings.Join(top, " "), o.Case.Expect)
 		}
+	}
+	return nil
+}
+
+// ablations are the knowledge sources whose contribution -ablate measures, each by the
+// weights that carry it.
+var ablations = []struct {
+	name    string
+	weights []string
+}{
+	{"none (all sources)", nil},
+	{"WordNet synonyms", []string{"synonym_key", "synonym_desc"}},
+	{"WordNet derivations, attributes, entailments", []string{"derived_key", "derived_desc"}},
+	{"WordNet hypernyms", []string{"hypernym_key", "hypernym_desc"}},
+	{"catalogue associations", []string{"assoc_key", "assoc_desc"}},
+	{"context (earlier steps, app main objects as terms, capability objects)", []string{"context_key", "context_desc"}},
+	{"app objects (share and main objects, from slugs)", []string{"app_object", "main_object"}},
+	{"app self-descriptions", []string{"app_desc"}},
+	{"capabilities (taxonomy)", []string{"capability", "capability_other"}},
+}
+
+func runAblation(ctx context.Context, st *cache.Memory, cases, extra []hinteval.Case) error {
+	fmt.Println("app-grouped 5-fold cross-validation with one knowledge source's weights held at zero:")
+	fmt.Printf("%-72s %6s %7s %6s\n", "without", "hit@5", "hit@all", "MRR")
+	for _, a := range ablations {
+		start := hint.NeutralWeights()
+		for _, n := range a.weights {
+			start = start.With(n, 0)
+		}
+		opt := hinteval.FitOptions{Start: &start, Freeze: a.weights}
+		rep, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, opt), Extra: extra})
+		if err != nil {
+			return err
+		}
+		o := rep.Overall
+		fmt.Printf("%-72s %6.3f %7.3f %6.3f\n", a.name, o.Hit5, o.HitAll, o.MRR)
 	}
 	return nil
 }

@@ -20,6 +20,9 @@ type FitOptions struct {
 	Config hint.Config
 	// Passes bounds the rounds over all weights. Optional. Defaults to 4.
 	Passes int
+	// Freeze names weights the fit leaves at their starting value (for ablations: start a
+	// source's weights at zero and freeze them to measure what it adds). Optional.
+	Freeze []string
 	// Precision is the share of training cases with a confident hint whose top action must
 	// be right; the confidence threshold and margin are those that make the most hints
 	// confident while reaching it. Optional. Defaults to 0.93.
@@ -77,7 +80,7 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 		}
 		improved := false
 		for _, name := range names {
-			if name == "confident_at" || name == "confident_margin" {
+			if name == "confident_at" || name == "confident_margin" || slices.Contains(opt.Freeze, name) {
 				continue
 			}
 			cur, _ := w.Get(name)
