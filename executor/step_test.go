@@ -93,7 +93,7 @@ func TestRunStep(t *testing.T) {
 func TestRunStepRequiredToolChoice(t *testing.T) {
 	ex, st, _, _ := stepExecutor(t)
 	llm := executortest.NewScriptedLLM(executortest.Say("ok"))
-	res, err := ex.RunStep(context.Background(), llm, executor.Step{Prompt: "send an email with gmail to jay@example.com", Hints: st})
+	res, err := ex.RunStep(context.Background(), llm, executor.Step{Prompt: "use GMAIL_SEND_EMAIL to email jay@example.com", Hints: st})
 	if err != nil {
 		t.Fatal(err)
 	}

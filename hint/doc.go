@@ -3,35 +3,48 @@
 // fit, best first, with parameter hints for the top ones.
 //
 // [Build] resolves the apps the agent may use (its active assignments; when it has none, the
-// apps connected to its workspace; [Request.Apps] overrides both), reads the prompt's
-// capabilities and terms, and ranks the action metadata of those apps in three tiers:
+// apps connected to its workspace; [Request.Apps] overrides both), analyses the prompt into
+// clauses (one per step it asks for) and ranks the action metadata of those apps for each:
 //
-//   - capability: the prompt's specific capabilities (message.send, issue.create, …, read
-//     through the taxonomy of package cache) matched against each action's capabilities;
-//   - token_filtered: prompt terms matched against slug words, display names and
-//     descriptions, with the prompt's object words as a mandatory gate, so an action that
-//     only shares the verb ("create" a channel when the prompt sends a message) never
-//     competes;
-//   - fallback: a few safe actions per app, in name order, when nothing matched (chatbot
-//     mode only).
+//   - candidates: an action is considered for a clause when it matches what the clause acts
+//     on (its own words, or their expansions), one of the clause's specific capabilities
+//     (message.send, issue.create, … through the taxonomy of package cache), or, for an app
+//     the clause names, the clause's verb. Destructive actions are considered only for a
+//     clause that asks to delete, remove, archive or cancel, and only when they do that.
+//   - features: each candidate is described by a few dozen features — IDF-weighted matches
+//     by field (slug words, display name, description) and by where the matched word comes
+//     from (the prompt itself, a WordNet synonym, derivation or hypernym, a word the
+//     catalogue's descriptions associate with it, the context), the intent verb against the
+//     action's main verb, capability agreement, list-versus-get fit, the app the clause
+//     names, how central the clause's object is to the app, the app's own description, and
+//     slug words the prompt does not explain.
+//   - score: the dot product of the features with [Weights]. The shipped weights
+//     ([DefaultWeights], weights.json) are fitted on labelled prompts by hint/hinteval, which
+//     measures them with app-grouped cross-validation.
 //
-// In recipe mode (a curated step instruction) the taxonomy gate is skipped and names weigh
-// more (strategy recipe_token). Destructive actions are left out unless the prompt asks to
-// delete, remove, archive or cancel, and then only those that match it.
+// A clause that names an app lists that app's actions before any other app's, and a hint
+// whose top action belongs to an app other than the one named is never confident. Clauses'
+// lists are interleaved; steps a prompt implies (finding the draft it asks to send) follow.
+// Strategies: capability and token_filtered (the tier of the top action), recipe_token in
+// recipe mode (no candidate gate), and fallback when nothing fits: then the hint lists no
+// action and points the model at the search_tools meta-tool with the apps in scope.
 //
-// Every listed action carries an explanation ([Match]): its tier, its score, the prompt terms
-// it matched and the capabilities it shares with the prompt. The score blends what a
-// capability tier weighs (capability match, keyword overlap, the classifier's confidence)
-// with the lexical signals that matter most in practice: the verb class, IDF-weighted term
-// matches by field (slug words above display name above description), the app the prompt
-// names, and a penalty for slug words the prompt does not explain. Prompts that ask for
-// several things are split into clauses whose rankings are interleaved.
+// The open-class knowledge the analysis uses — synonyms, derivations, phrasal verbs, app
+// aliases, abbreviations, an app's main objects, associations — is generated from general
+// sources (WordNet and the catalogue itself) by the commands under internal/text/cmd; only
+// closed word classes (stop words, prepositions, time words, verb classes) are written by
+// hand.
+//
+// Every listed action carries an explanation ([Match]); [Result.Reason] says why the hint is
+// or is not confident. Only a confident hint says "You MUST call"; the others say that none
+// of the actions is a sure match. [Builder.Trace] exposes the part of a Build that does not
+// depend on the weights, so that weights can be fitted quickly.
 //
 // Build fails closed: when a store read that decides what the agent may use (assignments,
 // connections, tool configs) or the action metadata fails, it returns an error wrapping
 // [ErrStoreUnavailable] and the store's error, never a hint that might list an app or an
 // action the workspace does not allow. A host that would rather go on without a hint opts
 // in with [Request.Degrade] (or [Config.Degrade]) and gets a hint limited to what is
-// certainly allowed, with [Result.Degraded] saying why. A panic in a ranking tier is logged
-// through the optional *slog.Logger and the next tier runs.
+// certainly allowed, with [Result.Degraded] saying why. A panic while ranking is logged through
+// the optional *slog.Logger and the hint says nothing matched.
 package hint

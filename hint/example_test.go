@@ -56,7 +56,7 @@ func ExampleBuild_chatbot() {
 	// Output:
 	// capability
 	// SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL
-	// - SLACK: SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL
+	// - SLACK: SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL, SLACK_SCHEDULE_MESSAGE
 }
 
 // A recipe step: the instruction is curated, so the hint matches its words directly, with

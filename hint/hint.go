@@ -84,11 +84,16 @@ type Result struct {
 	Apps []string
 	// Capabilities are the capabilities read from the prompt.
 	Capabilities []string
-	// Confident reports whether the hint carries the strong directive ("You MUST call").
+	// Confident reports whether the hint carries the strong directive ("You MUST call"):
+	// the top action scored above the confidence threshold, and its app is one the prompt
+	// names when it names any. A hint that is not confident says so and points the model
+	// at the search_tools meta-tool.
 	Confident bool
 	// Degraded, when not empty, says which store read failed and why: the hint is limited
 	// to what is certainly allowed (see Request.Degrade).
 	Degraded string
+	// Reason says, in a sentence, why the hint has this tier and confidence.
+	Reason string
 }
 
 // Match explains why an action is listed.
@@ -153,6 +158,8 @@ type Config struct {
 	// Degrade opts every request in to degraded hints when a store read fails (see
 	// Request.Degrade). Optional. Defaults to false: Build fails closed with an error.
 	Degrade bool
+	// Weights rank the candidate actions. Optional. Nil means DefaultWeights().
+	Weights *Weights
 }
 
 // Builder builds hints. It is safe for concurrent use; build one per configuration and share
@@ -160,12 +167,13 @@ type Config struct {
 // indexes for stores that hand out the same metadata on every call (the memory store), which
 // only makes it faster: results never depend on it.
 type Builder struct {
-	tax    *cache.Taxonomy
-	an     *text.Analyzer
-	log    *slog.Logger
-	limits Limits
-	pool   sync.Pool // *scratch
-	index  *termIndex
+	tax     *cache.Taxonomy
+	an      *text.Analyzer
+	log     *slog.Logger
+	limits  Limits
+	pool    sync.Pool // *scratch
+	index   *termIndex
+	weights Weights
 	// degrade is Config.Degrade.
 	degrade bool
 }
@@ -176,8 +184,12 @@ func New(cfg Config) *Builder {
 	if t == nil {
 		t = cache.DefaultTaxonomy()
 	}
+	w := DefaultWeights()
+	if cfg.Weights != nil {
+		w = *cfg.Weights
+	}
 	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
-		degrade: cfg.Degrade}
+		weights: w, degrade: cfg.Degrade}
 }
 
 // defaultBuilder backs the package-level Build: created on first use, configured once.
@@ -198,17 +210,8 @@ func Build(ctx context.Context, st Store, req Request) (Result, error) {
 // tier runs. The error is otherwise non-nil only when ctx is done (it wraps ctx's error)
 // or req is invalid (ErrInvalidRequest).
 func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, error) {
-	if err := ctx.Err(); err != nil {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("hint: %w", err)
-	}
-	if st == nil {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: nil store", ErrInvalidRequest)
-	}
-	if req.AgentID < 0 {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: negative agent id %d", ErrInvalidRequest, req.AgentID)
-	}
-	if req.AgentID == 0 && req.WorkspaceID == "" && len(req.Apps) == 0 {
-		return Result{Strategy: StrategyNone}, fmt.Errorf("%w: no agent, workspace or apps", ErrInvalidRequest)
+	if err := b.check(ctx, st, req); err != nil {
+		return Result{Strategy: StrategyNone}, err
 	}
 	prompt := req.Prompt
 	if len(prompt) > MaxPromptLen {
@@ -241,6 +244,21 @@ func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, err
 			slog.Int("param_hints", countParams(res.Matches)))
 	}
 	return res, nil
+}
+
+// check refuses a request Build cannot serve.
+func (b *Builder) check(ctx context.Context, st Store, req Request) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("hint: %w", ctx.Err())
+	case st == nil:
+		return fmt.Errorf("%w: nil store", ErrInvalidRequest)
+	case req.AgentID < 0:
+		return fmt.Errorf("%w: negative agent id %d", ErrInvalidRequest, req.AgentID)
+	case req.AgentID == 0 && req.WorkspaceID == "" && len(req.Apps) == 0:
+		return fmt.Errorf("%w: no agent, workspace or apps", ErrInvalidRequest)
+	}
+	return nil
 }
 
 // storeFailed is Build's answer when the store read err failed: ctx's error when ctx has
@@ -276,9 +294,14 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	ok := b.safely(ctx, req, "ranked tiers", func() {
 		b.rank(req, prompt, apps, metas, res)
 	})
-	if (!ok || len(res.MatchedActions) == 0) && !req.RecipeMode {
+	if !ok || len(res.MatchedActions) == 0 {
+		// Nothing fits closely: say so and point the model at search, rather than list
+		// actions that merely exist.
 		*res = Result{Strategy: StrategyNone, Apps: apps, Capabilities: res.Capabilities}
-		b.safely(ctx, req, "fallback tier", func() { b.fallback(metas, res) })
+		if len(metas) > 0 && !req.RecipeMode {
+			res.Strategy = StrategyFallback
+			res.Reason = "no action matched the request's words or capabilities"
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/internal/text"
 )
 
 // termIndex keeps, per app, postings lists from term IDs to the actions (and fields) that
@@ -29,6 +30,14 @@ type appIndex struct {
 	// 2 description), each (action, field) pair once. Matching a prompt then touches only
 	// the postings of its own terms, not every term of every action.
 	post map[uint32][]uint32
+	// has is a 512-bit filter of the term IDs in post (ID mod 512): a term whose bit is
+	// clear has no postings here, so the map need not be consulted. Most of a prompt's
+	// terms are absent from most apps.
+	has [8]uint64
+	// objects are the app's main objects (see Builder.appObjects).
+	objects []string
+	// verbs are the actions' main verb classes.
+	verbs []string
 }
 
 func newTermIndex() *termIndex {
@@ -44,7 +53,7 @@ func identity(m *cache.ActionMeta) *string {
 
 // forRun returns the index of one app's run of metadata when it is valid, building it
 // when the same metadata has been seen before.
-func (x *termIndex) forRun(run []cache.ActionMeta) *appIndex {
+func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMeta) []string, an *text.Analyzer) *appIndex {
 	app := run[0].App
 	first, last := identity(&run[0]), identity(&run[len(run)-1])
 	if first == nil || last == nil {
@@ -65,7 +74,10 @@ func (x *termIndex) forRun(run []cache.ActionMeta) *appIndex {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	ix = &appIndex{n: len(run), first: first, last: last, post: map[uint32][]uint32{}}
+	ix = &appIndex{n: len(run), first: first, last: last, post: map[uint32][]uint32{}, objects: objects(run), verbs: make([]string, len(run))}
+	for i := range run {
+		ix.verbs[i], _ = an.MainVerb(run[i].SlugTerms)
+	}
 	for i := range run {
 		for f, terms := range [3][]string{run[i].SlugTerms, run[i].NameTerms, run[i].DescTerms} {
 			p := uint32(i)<<2 | uint32(f)
@@ -78,6 +90,7 @@ func (x *termIndex) forRun(run []cache.ActionMeta) *appIndex {
 				if l := ix.post[id]; len(l) == 0 || l[len(l)-1] != p {
 					ix.post[id] = append(l, p)
 				}
+				ix.has[id>>6&7] |= 1 << (id & 63)
 			}
 		}
 	}
@@ -105,20 +118,26 @@ func (x *termIndex) table(table []string) idTable {
 	return t
 }
 
-// masks fills the per-action match masks of an indexed run: bit k of an action's field
-// mask is set when the field holds the table's term k.
-func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64) {
-	clear(slugM)
-	clear(nameM)
-	clear(descM)
+// masks fills the match masks of an indexed run whose first action is at base in the
+// masks: bit k of an action's field mask is set when the field holds the table's term k. It
+// appends to touched the indexes of the actions that match any term, in no particular
+// order (the ranking's order is total), and returns it.
+func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64, base int, touched []int32) []int32 {
+	slugM, nameM, descM = slugM[base:base+ix.n], nameM[base:base+ix.n], descM[base:base+ix.n]
 	fields := [3][]uint64{slugM, nameM, descM}
 	for k := 0; k < t.n; k++ {
-		if !t.has[k] {
+		id := t.ids[k]
+		if !t.has[k] || ix.has[id>>6&7]&(1<<(id&63)) == 0 {
 			continue
 		}
 		bit := uint64(1) << k
-		for _, p := range ix.post[t.ids[k]] {
-			fields[p&3][p>>2] |= bit
+		for _, p := range ix.post[id] {
+			a := p >> 2
+			if slugM[a]|nameM[a]|descM[a] == 0 {
+				touched = append(touched, int32(base)+int32(a))
+			}
+			fields[p&3][a] |= bit
 		}
 	}
+	return touched
 }

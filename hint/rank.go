@@ -10,276 +10,534 @@ import (
 	"github.com/toolhint/toolhint/internal/text"
 )
 
-// Scoring weights. An action's score for one prompt clause is the sum of:
-//   - term matches: each prompt term's weight × its IDF over the candidate actions × the
-//     field it matched in (slug words above display name above description);
-//   - the verb: the clause's intent verb class against the action's main verb (same class,
-//     same family, or a conflict);
-//   - capability: an action capability equal to one the clause asks for;
-//   - the app the clause names, and a small share of the classifier's confidence;
-//   - minus a little for each slug word the prompt does not explain, which prefers the
-//     canonical action over a specialised sibling.
+// Ranking happens in two parts. The first analyses the prompt into clauses, matches every
+// candidate action against each clause's terms, keeps the actions that pass the clause's
+// gate, and describes each by a vector of features (see weights.go); none of this depends
+// on the weights. The second scores each kept action as the dot product of its features
+// with the weights, orders and cuts each clause's list, and interleaves the clauses' lists.
+// A Trace holds the first part, so that weights can be fitted without analysing again.
 //
-// Each clause keeps its best actions; the clauses' lists are interleaved. Steps a prompt
-// implies come last: a clause that acts on something existing it names by kind, not by ID
-// ("send out the draft I wrote"), also lists the best actions that find it.
+// Steps a prompt implies come last: a clause that acts on something existing it names by
+// kind, not by ID ("send out the draft I wrote"), also lists the best actions that find it.
+
 const (
-	fieldSlug       = 1.0
-	fieldName       = 0.8
-	fieldNameRecipe = 1.0
-	fieldDesc       = 0.3
-	fieldDescRecipe = 0.25
-
-	verbSame      = 1.5
-	verbFamily    = 0.6
-	verbConflict  = -1.0
-	verbNone      = -0.2
-	verbTermW     = 0.35
-	verbAddCreate = 1.2 // "add a comment" and "create a comment" are one thing
-
-	capBonus       = 1.2
-	pluralBonus    = 0.4
-	appNamedBonus  = 1.5
-	appOtherMalus  = -0.6
-	confidenceW    = 0.3
-	unexplainedW   = -0.6
+	maxClauses     = 4
+	maxTerms       = 64
 	maxUnexplained = 5
-
-	keepRatio   = 0.4 // listed actions score at least this share of the clause's best
-	minScore    = 0.3 // and at least this much
-	maxClauses  = 4
-	maxTerms    = 64
-	confidentAt = 3.0 // top score from which the hint carries the strong directive
-	lookupTake  = 2   // actions listed for a step the prompt implies (finding what it acts on)
+	maxExpansions  = 24   // expansion terms kept per clause, strongest first
+	genericDF      = 1500 // catalogue actions from which a word is too common to be an app's object
+	lookupTake     = 2    // actions listed for a step the prompt implies (finding what it acts on)
+	minKeep        = 3    // a clause's best actions listed however low they score
+	verbTermW      = 0.35
 )
+
+// cand is one action kept for a clause, with its features.
+type cand struct {
+	i      int32 // index into the metadata
+	named  bool  // the clause names the action's app directly
+	capHit bool
+	mask   uint64 // table terms the action matched
+	f      [numFeatures]float32
+}
+
+// clauseInfo is one clause (or implied lookup step) as the ranking sees it.
+type clauseInfo struct {
+	c        text.Clause
+	verbs    []string          // the clause's verb stems: its class and the word used
+	w        [maxTerms]float64 // weight of each table term in this clause (0: absent)
+	src      [maxTerms]text.Source
+	mask     uint64 // table terms present in this clause
+	verbMask uint64 // the clause's verb terms
+	// genericVerbMask is verbMask without the clause's own verb word when that word is more
+	// specific than its class ("trash" for archive): matching it says something.
+	genericVerbMask uint64
+	expMask         uint64 // terms that expand a word rather than being one
+	gateMask        uint64 // object-like terms: matching one of them passes the gate
+	objMask         uint64 // the clause's own object words (for app affinity)
+	caps            []string
+	objStems        []string // stems of what the clause acts on, in order of importance
+	specific        bool
+	// appStrength is the strength of the clause's surest app mention (1 or more when the
+	// clause names an app directly).
+	appStrength float64
+	byName      bool   // the clause names an item by a quoted title or a proper name
+	family      string // the verb's family
+	// verbBits and verbWordBit are the table bits of the clause's verb words and of its own
+	// verb word; verbBitsComplete says the table holds them all.
+	verbBits, verbWordBit uint64
+	verbBitsComplete      bool
+}
 
 // scratch is per-call working memory, pooled by the Builder.
 type scratch struct {
 	slugM, nameM, descM []uint64
 	runs                []run
-	cands               []cand
+	touched             []int32
+	shares              [][maxTerms]float32
+	cands               []cand // the candidates of all clauses
+	// verbs memoises the main verb class of actions of apps without an index; verbSet says
+	// which are known.
+	verbs   []string
+	verbSet []bool
+}
+
+// reset clears the masks the previous call set, so that every mask starts at zero; only
+// the actions it touched can have bits.
+func (sc *scratch) reset() {
+	for _, i := range sc.touched {
+		sc.slugM[i], sc.nameM[i], sc.descM[i] = 0, 0, 0
+	}
+	sc.touched = sc.touched[:0]
+	sc.cands = sc.cands[:0]
+}
+
+// objects returns the run's app's main objects, from its index when it has one.
+func (rn *run) objects(b *Builder, metas []cache.ActionMeta) []string {
+	if rn.ix != nil {
+		return rn.ix.objects
+	}
+	if rn.objs == nil {
+		rn.objs = b.appObjects(metas[rn.start:rn.end])
+	}
+	return rn.objs
 }
 
 // run is one app's stretch of the metadata, with its term index when it has one.
 type run struct {
+	objs       []string // main objects of an app without an index, once computed
 	start, end int
 	ix         *appIndex
+	// touched[tStart:tEnd] (of the scratch) are the run's actions that share a term with
+	// the prompt, in order.
+	tStart, tEnd int
+	// share is, per table term, the share of the app's actions whose slug holds it,
+	// relative to the largest such share among the candidate apps; nil when no action of
+	// the app was touched.
+	share *[maxTerms]float32
 }
 
-type cand struct {
-	i      int32
-	score  float64
-	mask   uint64
-	capHit bool
+// verb returns the main verb class of metas[i], an action of the run: from the app's index
+// when it has one, else computed once per call.
+func (rn *run) verb(an *text.Analyzer, sc *scratch, metas []cache.ActionMeta, i int) string {
+	if rn.ix != nil {
+		return rn.ix.verbs[i-rn.start]
+	}
+	if !sc.verbSet[i] {
+		sc.verbs[i], _ = an.MainVerb(metas[i].SlugTerms)
+		sc.verbSet[i] = true
+	}
+	return sc.verbs[i]
 }
 
-type clauseInfo struct {
-	c        text.Clause
-	verbs    []string          // the clause's verb stems: its class and the word used
-	w        [maxTerms]float64 // weight of each table term in this clause (0: absent)
-	mask     uint64            // table terms present in this clause
-	verbMask uint64            // the clause's verb terms
-	synMask  uint64            // the clause's synonym terms
-	gateMask uint64            // object-like terms: matching one of them passes the gate
-	caps     []string
-	objStems []string // stems of what the clause acts on, in order of importance
-	specific bool
-	// appStrength is the strength of the clause's surest app mention (1 or more when the
-	// clause names an app directly).
-	appStrength float64
-	byName      bool // the clause names an item by a quoted title or a proper name
+// ranking is the weight-independent part of ranking one request.
+type ranking struct {
+	metas   []cache.ActionMeta
+	table   []string
+	clauses []clauseInfo
+	lists   [][]cand // per clause, then per lookup
+	lookups int      // the last lookups entries of clauses are implied lookup steps
+	of      []int    // per lookup: the clause it serves
+	recipe  bool
+	relaxed bool // no action passed the gate: the lists are guesses
+	caps    []string
+	// objectsOf returns an app's main objects.
+	objectsOf func(app string) []string
+	// explicit are the actions the prompt names by their exact slug, in order: they are
+	// listed first, and make the hint confident.
+	explicit []int32
 }
 
-// rank runs the capability / token tiers (or recipe matching) and fills res.
-func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, res *Result) {
+// rankPrepare analyses the prompt and matches it against metas.
+// sc is working memory the ranking may point into: it must outlive the ranking's use.
+func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta, sc *scratch) *ranking {
 	p := b.an.Prompt(prompt, apps)
 	if len(p.Clauses) == 0 || len(metas) == 0 {
-		return
+		return nil
 	}
 	if len(p.Clauses) > maxClauses {
 		p.Clauses = p.Clauses[:maxClauses]
 	}
-	lim := b.limits
-
-	// The term table: every clause's terms, deduplicated.
-	var table []string
-	clauses := make([]clauseInfo, len(p.Clauses))
-	for ci, c := range p.Clauses {
-		ts := topTerms(c.Terms, lim.MaxQueryTokens)
-		info := &clauses[ci]
-		info.c = c
-		var objStems []string
-		for _, t := range ts {
-			idx := slices.Index(table, t.Stem)
-			if idx < 0 {
-				if len(table) == maxTerms {
-					continue
-				}
-				table = append(table, t.Stem)
-				idx = len(table) - 1
-			}
-			w := t.Weight
-			if t.Role == text.RoleVerb {
-				w *= verbTermW // the verb is scored by class below; its word counts little
-			}
-			if w > info.w[idx] {
-				info.w[idx] = w
-			}
-			info.mask |= 1 << idx
-			switch t.Role {
-			case text.RoleObject, text.RoleWord, text.RoleEntity, text.RolePhrase, text.RoleSynonym:
-				info.gateMask |= 1 << idx
-			case text.RoleVerb:
-				info.verbMask |= 1 << idx
-			}
-			if t.Role == text.RoleSynonym {
-				info.synMask |= 1 << idx
-			}
-		}
-		// What the verb acts on first, then other words, entities, and phrases.
-		for _, role := range []text.Role{text.RoleObject, text.RoleWord, text.RoleEntity, text.RolePhrase} {
-			for _, t := range ts {
-				if t.Role == role {
-					objStems = append(objStems, t.Stem)
-				}
-			}
-		}
-		info.objStems = objStems
-		info.caps = b.tax.ClauseCapabilities(nil, c.Verb, objStems, c.Text)
-		// "Trigger an incident" runs nothing: when the objects cannot be run but can be
-		// created, the clause creates them.
-		if b.an.Family(c.Verb) == text.FamilyExecute && allGeneric(b.tax, info.caps) {
-			if caps := b.tax.ClauseCapabilities(nil, text.VerbCreate, objStems, c.Text); !allGeneric(b.tax, caps) {
-				info.caps, info.c.Verb = caps, text.VerbCreate
-				// The word that said "run" no longer counts.
-				if k := slices.Index(table, info.c.VerbWord); k >= 0 {
-					info.w[k], info.mask = 0, info.mask&^(1<<k)
-				}
-				info.c.VerbWord = ""
-			}
-		}
-		for _, id := range info.caps {
-			if b.tax.IsGeneric(id) {
-				continue
-			}
-			info.specific = true
-			// The capability's object joins the clause's terms (and its gate), so that a
-			// concept ("the API is down" -> incident.create) reaches actions by name too.
-			cp, _ := b.tax.Capability(id)
-			obj := cp.Object
-			if i := strings.LastIndexByte(obj, '.'); i >= 0 {
-				obj = obj[i+1:]
-			}
-			for _, part := range strings.Split(obj, "_") {
-				stem := b.an.Stem(part)
-				idx := slices.Index(table, stem)
-				if idx < 0 && len(table) < maxTerms {
-					table = append(table, stem)
-					idx = len(table) - 1
-				}
-				if idx >= 0 && info.mask&(1<<idx) == 0 {
-					info.w[idx] = 0.5
-					info.mask |= 1 << idx
-					info.gateMask |= 1 << idx
-				}
-			}
-			if info.c.Verb == "" {
-				info.c.Verb, info.c.VerbImplied = verbClassOf(cp.Verb), true
-			}
-		}
-		for _, t := range ts {
-			if t.Role == text.RoleVerb {
-				info.verbs = append(info.verbs, t.Stem)
-			}
-		}
-		if w := info.c.VerbWord; w != "" && !slices.Contains(info.verbs, w) {
-			info.verbs = append(info.verbs, w)
-		}
-		if info.c.Verb != "" && !slices.Contains(info.verbs, b.an.Stem(info.c.Verb)) {
-			info.verbs = append(info.verbs, b.an.Stem(info.c.Verb))
-		}
-		// Asking to see several things ("show me the open tickets") is a list.
-		if info.c.Verb == text.VerbGet && info.c.Plural && !info.c.HasID {
-			info.c.Verb = text.VerbList
-			info.verbs = slices.DeleteFunc(info.verbs, func(v string) bool { return v == text.VerbGet })
-			info.verbs = append(info.verbs, text.VerbList)
-			if k := slices.Index(table, text.VerbGet); k >= 0 && info.c.VerbWord != text.VerbGet {
-				info.w[k], info.mask = 0, info.mask&^(1<<k)
-			}
-		}
-		for _, m := range c.Apps {
-			info.appStrength = max(info.appStrength, m.Strength)
-		}
-		info.byName = slices.ContainsFunc(c.Terms, func(t text.Term) bool { return t.Role == text.RoleContent })
-		res.Capabilities = appendUniq(res.Capabilities, info.caps...)
-	}
-	lookups, lookupOf := b.lookups(req, clauses, &table)
-	if len(table) == 0 {
-		return
-	}
-
-	sc, _ := b.pool.Get().(*scratch)
-	if sc == nil {
-		sc = &scratch{}
-	}
-	defer b.pool.Put(sc)
+	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(prompt, metas)}
 	n := len(metas)
+	sc.reset()
 	sc.slugM = grow(sc.slugM, n)
 	sc.nameM = grow(sc.nameM, n)
 	sc.descM = grow(sc.descM, n)
-
-	// Match every action against the term table: through the app's term index when the
-	// store's metadata is indexed, else term by term. Both give the same masks.
-	// Indexes are looked up (and built) before the table is mapped to term IDs, so that a
-	// term first seen in an index built now is known to the table.
+	// One run per app; its term index is looked up (and built) before the table is mapped
+	// to term IDs, so that a term first seen in an index built now is known to the table.
 	runs := sc.runs[:0]
 	for start := 0; start < n; {
 		end := start + 1
 		for end < n && metas[end].App == metas[start].App {
 			end++
 		}
-		runs = append(runs, run{start, end, b.index.forRun(metas[start:end])})
+		ix := b.index.forRun(metas[start:end], b.appObjects, b.an)
+		if ix == nil {
+			if cap(sc.verbs) < n {
+				sc.verbs, sc.verbSet = make([]string, n), make([]bool, n)
+			}
+			sc.verbs, sc.verbSet = sc.verbs[:n], sc.verbSet[:n]
+			clear(sc.verbSet[start:end])
+		}
+		runs = append(runs, run{start: start, end: end, ix: ix})
 		start = end
 	}
 	sc.runs = runs
-	ids := b.index.table(table)
+	r.objectsOf = func(app string) []string {
+		for ri := range runs {
+			if metas[runs[ri].start].App == app {
+				return runs[ri].objects(b, metas)
+			}
+		}
+		return nil
+	}
+
+	clauses := make([]clauseInfo, len(p.Clauses))
+	for ci, c := range p.Clauses {
+		b.prepareClause(&clauses[ci], c, &r.table, r.objectsOf)
+		r.caps = appendUniq(r.caps, clauses[ci].caps...)
+	}
+	lookups, of := b.lookups(req, clauses, &r.table)
+	r.clauses = append(clauses, lookups...)
+	r.lookups, r.of = len(lookups), of
+	for ci := range r.clauses {
+		r.clauses[ci].setVerbBits(r.table)
+		r.clauses[ci].family = b.an.Family(r.clauses[ci].c.Verb)
+	}
+	if len(r.table) == 0 {
+		return nil
+	}
+
+	ids := b.index.table(r.table)
 	var lookup func(terms []string) uint64 // made for the first run without an index
-	for _, r := range runs {
-		start, end := r.start, r.end
-		if ix := r.ix; ix != nil {
-			ix.masks(&ids, sc.slugM[start:end], sc.nameM[start:end], sc.descM[start:end])
+	var df [maxTerms]int
+	var maxShare [maxTerms]float32
+	touched := sc.touched[:0]
+	shares := sc.shares[:0]
+	for ri := range runs {
+		rn := &runs[ri]
+		start, end := rn.start, rn.end
+		rn.tStart = len(touched)
+		if ix := rn.ix; ix != nil {
+			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, start, touched)
 		} else {
 			if lookup == nil {
-				lookup = termMatcher(table)
+				lookup = termMatcher(r.table)
 			}
 			for i := start; i < end; i++ {
 				m := &metas[i]
 				sc.slugM[i] = lookup(m.SlugTerms)
 				sc.nameM[i] = lookup(m.NameTerms)
 				sc.descM[i] = lookup(m.DescTerms)
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i] != 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
+		rn.tEnd = len(touched)
+		if rn.tEnd == rn.tStart {
+			continue
+		}
+		var slugDF [maxTerms]int
+		for _, i := range touched[rn.tStart:rn.tEnd] {
+			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i]; all != 0; all &= all - 1 {
+				df[bits.TrailingZeros64(all)]++
+			}
+			for s := sc.slugM[i]; s != 0; s &= s - 1 {
+				slugDF[bits.TrailingZeros64(s)]++
+			}
+		}
+		shares = append(shares, [maxTerms]float32{})
+		for k := range r.table {
+			v := float32(slugDF[k]) / float32(end-start)
+			shares[len(shares)-1][k] = v
+			maxShare[k] = max(maxShare[k], v)
+		}
+	}
+	sc.touched, sc.shares = touched, shares
+	// An object's share of an app's actions, relative to the app where it is most central:
+	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
+	for si := range shares {
+		for k := range r.table {
+			if maxShare[k] > 0 {
+				shares[si][k] /= maxShare[k]
 			}
 		}
 	}
-	var df [maxTerms]int
-	for i := 0; i < n; i++ {
-		for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i]; all != 0; all &= all - 1 {
-			df[bits.TrailingZeros64(all)]++
+	for ri, si := 0, 0; ri < len(runs); ri++ {
+		if runs[ri].tEnd > runs[ri].tStart {
+			runs[ri].share = &shares[si]
+			si++
 		}
 	}
 	var idf [maxTerms]float64
-	for k := range table {
+	for k := range r.table {
 		idf[k] = math.Log(1 + (float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5))
 	}
-
-	fName, fDesc := fieldName, fieldDesc
-	if req.RecipeMode {
-		fName, fDesc = fieldNameRecipe, fieldDescRecipe
+	r.lists = make([][]cand, len(r.clauses))
+	found := false
+	for ci := range r.clauses {
+		info := &r.clauses[ci]
+		r.lists[ci] = b.candidates(r, info, sc, idf, b.appDescShares(r.table, info), false)
+		found = found || len(r.lists[ci]) > 0
 	}
+	if !found && !r.recipe {
+		// Nothing passes the gate (a vague prompt): the best guesses among actions that
+		// share any word with the prompt, which the hint will not be sure of.
+		r.relaxed = true
+		for ci := range r.clauses {
+			info := &r.clauses[ci]
+			r.lists[ci] = b.candidates(r, info, sc, idf, b.appDescShares(r.table, info), true)
+		}
+	}
+	return r
+}
 
-	score := func(info *clauseInfo) []cand {
-		cands := sc.cands[:0]
-		readClause := b.an.Family(info.c.Verb) == text.FamilyRead
-		for i := range metas {
+// prepareClause turns an analysed clause into the ranking's view of it, adding its terms to
+// the table.
+func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string, objectsOf func(app string) []string) {
+	info.c = c
+	ts := topTerms(c.Terms, b.limits.MaxQueryTokens)
+	// A clause that names an app but not what it acts on ("search my Gmail for the
+	// booking", "find Jane Whitfield in HubSpot") is about the app's main objects.
+	if !hasObject(ts) {
+		for _, m := range c.Apps {
+			if m.Strength < 1 {
+				continue
+			}
+			for _, o := range objectsOf(m.App) {
+				ts = append(ts, text.Term{Stem: o, Weight: 0.5, Role: text.RoleSynonym, Source: text.SourceContext})
+			}
+		}
+	}
+	slot := func(stem string) int {
+		idx := slices.Index(*table, stem)
+		if idx < 0 {
+			if len(*table) == maxTerms {
+				return -1
+			}
+			*table = append(*table, stem)
+			idx = len(*table) - 1
+		}
+		return idx
+	}
+	for _, t := range ts {
+		idx := slot(t.Stem)
+		if idx < 0 {
+			continue
+		}
+		w := t.Weight
+		if t.Role == text.RoleVerb {
+			w *= verbTermW // the verb is scored by class below; its word counts little
+		}
+		bit := uint64(1) << idx
+		if info.mask&bit != 0 && (info.src[idx] < t.Source || info.src[idx] == t.Source && info.w[idx] >= w) {
+			continue
+		}
+		info.w[idx], info.src[idx] = w, t.Source
+		info.mask |= bit
+		switch t.Role {
+		case text.RoleObject, text.RoleWord, text.RoleEntity, text.RolePhrase, text.RoleSynonym:
+			info.gateMask |= bit
+		case text.RoleVerb:
+			info.verbMask |= bit
+		}
+		if t.Source != text.SourceWord {
+			info.expMask |= bit
+		} else {
+			info.expMask &^= bit
+		}
+		if t.Source == text.SourceWord && (t.Role == text.RoleObject || t.Role == text.RoleWord || t.Role == text.RoleEntity) {
+			info.objMask |= bit
+		}
+	}
+	// What the verb acts on first, then other words, entities, and phrases.
+	for _, role := range []text.Role{text.RoleObject, text.RoleWord, text.RoleEntity, text.RolePhrase} {
+		for _, t := range ts {
+			if t.Role == role && t.Source == text.SourceWord {
+				info.objStems = append(info.objStems, t.Stem)
+			}
+		}
+	}
+	info.caps = b.tax.ClauseCapabilities(nil, c.Verb, info.objStems, c.Text)
+	// "Trigger an incident" runs nothing: when the objects cannot be run but can be
+	// created, the clause creates them.
+	if b.an.Family(c.Verb) == text.FamilyExecute && allGeneric(b.tax, info.caps) {
+		if caps := b.tax.ClauseCapabilities(nil, text.VerbCreate, info.objStems, c.Text); !allGeneric(b.tax, caps) {
+			info.caps, info.c.Verb = caps, text.VerbCreate
+			// The word that said "run" no longer counts.
+			if k := slices.Index(*table, info.c.VerbWord); k >= 0 {
+				info.w[k], info.mask = 0, info.mask&^(1<<k)
+			}
+			info.c.VerbWord = ""
+		}
+	}
+	for _, id := range info.caps {
+		if b.tax.IsGeneric(id) {
+			continue
+		}
+		info.specific = true
+		// The capability's object joins the clause's terms (and its gate), so that a
+		// capability reaches actions by name too.
+		cp, _ := b.tax.Capability(id)
+		obj := cp.Object
+		if i := strings.LastIndexByte(obj, '.'); i >= 0 {
+			obj = obj[i+1:]
+		}
+		for _, part := range strings.Split(obj, "_") {
+			if idx := slot(b.an.Stem(part)); idx >= 0 && info.mask&(1<<idx) == 0 {
+				info.w[idx], info.src[idx] = 0.5, text.SourceContext
+				info.mask |= 1 << idx
+				info.gateMask |= 1 << idx
+				info.expMask |= 1 << idx
+			}
+		}
+		if info.c.Verb == "" {
+			info.c.Verb, info.c.VerbImplied = verbClassOf(cp.Verb), true
+		}
+	}
+	for _, t := range ts {
+		if t.Role == text.RoleVerb {
+			info.verbs = append(info.verbs, t.Stem)
+		}
+	}
+	// Every verb word has a table slot (weightless when the clause does not count it), so
+	// that whether a slug holds it is read off the slug's mask.
+	for _, v := range info.verbs {
+		slot(v)
+	}
+	info.genericVerbMask = info.verbMask
+	if w := info.c.VerbWord; w != "" && w != b.an.Stem(info.c.Verb) {
+		if k := slices.Index(*table, w); k >= 0 {
+			info.genericVerbMask &^= 1 << k
+		}
+	}
+	if w := info.c.VerbWord; w != "" && !slices.Contains(info.verbs, w) {
+		info.verbs = append(info.verbs, w)
+	}
+	if info.c.Verb != "" && !slices.Contains(info.verbs, b.an.Stem(info.c.Verb)) {
+		info.verbs = append(info.verbs, b.an.Stem(info.c.Verb))
+	}
+	// Asking to see several things ("show me the open tickets") is a list.
+	if info.c.Verb == text.VerbGet && info.c.Plural && !info.c.HasID {
+		info.c.Verb = text.VerbList
+		info.verbs = slices.DeleteFunc(info.verbs, func(v string) bool { return v == text.VerbGet })
+		info.verbs = append(info.verbs, text.VerbList)
+		if k := slices.Index(*table, text.VerbGet); k >= 0 && info.c.VerbWord != text.VerbGet {
+			info.w[k], info.mask = 0, info.mask&^(1<<k)
+		}
+	}
+	for _, m := range c.Apps {
+		info.appStrength = max(info.appStrength, m.Strength)
+	}
+	info.byName = slices.ContainsFunc(c.Terms, func(t text.Term) bool { return t.Role == text.RoleContent })
+}
+
+// hasObject reports whether terms name something the clause acts on.
+func hasObject(ts []text.Term) bool {
+	for _, t := range ts {
+		switch t.Role {
+		case text.RoleObject, text.RoleWord, text.RoleEntity:
+			return true
+		}
+	}
+	return false
+}
+
+// appObjects returns an app's main objects: the two words its actions' slugs hold most
+// often, verbs and words common to most apps' slugs aside.
+func (b *Builder) appObjects(run []cache.ActionMeta) []string {
+	count := map[string]int{}
+	for i := range run {
+		for _, t := range run[i].SlugTerms {
+			if _, verb := b.an.VerbClass(t); verb || len(t) < 3 {
+				continue
+			}
+			if df, _ := b.an.KnownStem(t); df > genericDF {
+				continue
+			}
+			count[t]++
+		}
+	}
+	var out []string
+	for len(out) < 2 {
+		best, n := "", 0
+		for t, c := range count {
+			if c > n || c == n && t < best {
+				best, n = t, c
+			}
+		}
+		if n < 2 && len(out) > 0 || n == 0 {
+			break
+		}
+		out = append(out, best)
+		delete(count, best)
+	}
+	return out
+}
+
+// appDescShares returns, per app, the share of a clause's own words (by weight) that the
+// app's self-description holds; nil when no app's does.
+func (b *Builder) appDescShares(table []string, info *clauseInfo) map[string]float32 {
+	total := 0.0
+	var per map[string]float32
+	for m := info.objMask; m != 0; m &= m - 1 {
+		total += info.w[bits.TrailingZeros64(m)]
+	}
+	for m := info.objMask; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		for _, app := range b.an.AppsDescribedBy(table[k]) {
+			if per == nil {
+				per = map[string]float32{}
+			}
+			per[app] += float32(info.w[k] / total)
+		}
+	}
+	return per
+}
+
+// candidates scores nothing: it finds the actions that may serve a clause and describes
+// each by its features.
+func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [maxTerms]float64, descShare map[string]float32, relaxed bool) []cand {
+	metas := r.metas
+	// The candidates go to the scratch's arena; earlier clauses' lists keep pointing at
+	// the array they were appended to, which a growing arena leaves untouched.
+	from := len(sc.cands)
+	out := sc.cands
+	readClause := info.family == text.FamilyRead
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		if rn.tEnd == rn.tStart {
+			continue
+		}
+		app := metas[rn.start].App
+		named := 0.0
+		for _, a := range info.c.Apps {
+			if strings.EqualFold(a.App, app) && a.Strength > named {
+				named = a.Strength
+			}
+		}
+		// The app's features, computed for its first candidate: how central the clause's
+		// own object words are to it, and whether it asks for one of its main objects.
+		known := false
+		var appObj, mainObj, appDesc float32
+		appFeatures := func() {
+			known = true
+			appDesc = descShare[app]
+			if info.objMask == 0 {
+				return
+			}
+			objs := rn.objects(b, metas)
+			for m := info.objMask; m != 0; m &= m - 1 {
+				k := bits.TrailingZeros64(m)
+				appObj = max(appObj, float32(info.w[k])*rn.share[k])
+				if slices.Contains(objs, r.table[k]) {
+					mainObj = 1
+				}
+			}
+		}
+		for _, i32 := range sc.touched[rn.tStart:rn.tEnd] {
+			i := int(i32)
 			m := &metas[i]
 			sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
 			all := sm | nm | dm
@@ -291,162 +549,321 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 			// An action that shares only the verb word ("get") with the clause is no
 			// candidate, unless it belongs to an app the clause names: this keeps the
 			// thousands of "get" actions of a large agent out of the scoring.
-			if all&^info.verbMask == 0 && !info.namesApp(m.App) {
+			if all&^info.genericVerbMask == 0 && named < 1 {
 				continue
 			}
 			// Safety: destructive actions only for a destructive clause, and then only
 			// when their verb is destructive too.
-			aVerb, _ := b.an.MainVerb(m.SlugTerms)
-			if m.Destructive && !b.destructiveFits(info, aVerb, m.SlugTerms) {
+			aVerb := rn.verb(b.an, sc, metas, i)
+			aFam := b.an.Family(aVerb)
+			verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
+			if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
 				continue
 			}
 			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
-			named := 0.0
-			for _, a := range info.c.Apps {
-				if strings.EqualFold(a.App, m.App) && a.Strength > named {
-					named = a.Strength
-				}
-			}
-			vs := b.verbScore(info, aVerb, m.SlugTerms)
+			vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
 			// Gate (chatbot): the action must match what the clause acts on, or one of its
 			// specific capabilities, or be an action of the app the clause names with a
 			// fitting verb ("search my Gmail").
 			objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
-			if !req.RecipeMode {
+			if !r.recipe && !relaxed {
+				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 				switch {
 				case capHit, objHit:
-				case info.c.Verb != "" && vs > 0 && (named >= 1 || info.gateMask == 0):
+				case verbWord:
+					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
+				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
 				default:
 					continue
 				}
 			}
-
-			score := 0.0
-			for all != 0 {
-				k := bits.TrailingZeros64(all)
-				bit := uint64(1) << k
-				f := fDesc
-				switch {
-				case sm&bit != 0:
-					f = fieldSlug
-				case nm&bit != 0:
-					f = fName
-				}
-				score += info.w[k] * idf[k] * f
-				all &= all - 1
+			if !known {
+				appFeatures()
 			}
-			score += vs
-			if readClause && b.an.Family(aVerb) == text.FamilyRead {
+			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all}
+			for mk := all; mk != 0; mk &= mk - 1 {
+				k := bits.TrailingZeros64(mk)
+				bit := uint64(1) << k
+				v := float32(info.w[k] * idf[k])
+				key := sm&bit != 0 || nm&bit != 0
+				if info.expMask&bit == 0 {
+					switch {
+					case sm&bit != 0:
+						c.f[featSlug] += v
+					case nm&bit != 0:
+						c.f[featName] += v
+					default:
+						c.f[featDesc] += v
+					}
+					continue
+				}
+				fk, fd := featContextKey, featContextDesc
+				switch info.src[k] {
+				case text.SourceSynonym:
+					fk, fd = featSynKey, featSynDesc
+				case text.SourceDerived:
+					fk, fd = featDerivKey, featDerivDesc
+				case text.SourceHypernym:
+					fk, fd = featHyperKey, featHyperDesc
+				case text.SourceAssoc:
+					fk, fd = featAssocKey, featAssocDesc
+				}
+				if key {
+					c.f[fk] += v
+				} else {
+					c.f[fd] += v
+				}
+			}
+			if vf >= 0 {
+				c.f[vf] = 1
+			}
+			if readClause && aFam == text.FamilyRead {
 				// Plural objects want a list or a search; a named item wants a get.
 				byID := slices.Contains(m.SlugTerms, "id")
 				switch {
 				case info.c.Plural && !info.c.HasID && (aVerb == text.VerbList || aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbList)):
-					score += pluralBonus
+					c.f[featPluralList] = 1
 				case info.c.Plural && !info.c.HasID && byID:
-					score -= pluralBonus
+					c.f[featPluralByID] = 1
 				case info.c.HasID && aVerb == text.VerbGet:
-					score += pluralBonus
+					c.f[featIDGet] = 1
 				case info.byName && !info.c.HasID && (aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbSearch)):
 					// An item known by its name, not its ID, is searched for.
-					score += pluralBonus
+					c.f[featNameSearch] = 1
 				}
 			}
-			if capHit {
-				score += capBonus
+			switch {
+			case capHit:
+				c.f[featCapability] = 1
+			case info.specific && !allGeneric(b.tax, m.Capabilities):
+				c.f[featCapabilityOther] = 1
 			}
-			if len(info.c.Apps) > 0 {
-				switch {
-				case named > 0:
-					score += appNamedBonus * named
-				case info.appStrength >= 1: // the clause names another app
-					score += appOtherMalus
-				case info.appStrength >= 0.5:
-					// A step that stays in the app an earlier step names ("look up the
-					// issue on GitHub and add a comment") leans away from other apps.
-					score += appOtherMalus * info.appStrength
-				}
+			switch {
+			case named > 0:
+				c.f[featAppNamed] = float32(named)
+			case info.appStrength > 0:
+				// Another app is named (a step that stays in the app an earlier step
+				// names counts half).
+				c.f[featAppOther] = float32(info.appStrength)
 			}
-			score += confidenceW * m.Confidence
-			// Slug words the clause explains: matched by one of its words (a synonym counts
-			// half), and the verb.
-			unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.synMask)) -
-				0.5*float64(bits.OnesCount64(sm&info.synMask))
+			c.f[featAppObject] = appObj
+			c.f[featMainObject] = mainObj
+			c.f[featAppDesc] = appDesc
+			c.f[featConfidence] = float32(m.Confidence)
+			// Slug words the clause explains: matched by one of its words (an expansion
+			// counts half), and the verb.
+			unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.expMask)) -
+				0.5*float64(bits.OnesCount64(sm&info.expMask))
 			if aVerb != "" && sm&info.verbMask == 0 {
 				unexplained--
 			}
-			if unexplained > maxUnexplained {
-				unexplained = maxUnexplained
-			}
-			if unexplained > 0 {
-				score += unexplainedW * unexplained
-			}
-			cands = append(cands, cand{i: int32(i), score: score, mask: sm | nm | dm, capHit: capHit})
+			c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))
+			out = append(out, c)
 		}
-		sc.cands = cands
-		slices.SortFunc(cands, func(x, y cand) int {
-			switch {
-			case x.score > y.score:
-				return -1
-			case x.score < y.score:
-				return 1
-			}
-			// Ties go to the plainer action (fewer slug words), then by name.
-			if lx, ly := len(metas[x.i].SlugTerms), len(metas[y.i].SlugTerms); lx != ly {
-				return lx - ly
-			}
-			return strings.Compare(metas[x.i].Action, metas[y.i].Action)
-		})
-		// Keep the clause's best: within keepRatio of its top, MaxDBRowsPerApp per app.
-		var kept []cand
-		perApp := map[string]int{}
-		for _, c := range cands {
-			if c.score < minScore || (len(kept) > 0 && c.score < keepRatio*kept[0].score) {
-				break
-			}
-			app := metas[c.i].App
-			if perApp[app] >= lim.MaxDBRowsPerApp {
+	}
+	sc.cands = out
+	return out[from:len(out):len(out)]
+}
+
+// verbFeature returns the verb feature of an action for a clause, or -1 when the clause has
+// no verb.
+func (b *Builder) verbFeature(info *clauseInfo, aVerb, fa string, word, anyVerb bool) int {
+	cv := info.c.Verb
+	switch {
+	case cv == "":
+		return -1
+	case aVerb == cv:
+		return featVerbSame
+	}
+	fc := info.family
+	// The slug uses the prompt's own verb word somewhere ("FETCH_INCIDENT_LIST" for "list",
+	// "ADD_FILE_SHARING_PREFERENCE" for "share", "MOVE_TO_TRASH" for "trash"): as good as
+	// the same verb.
+	if word {
+		return featVerbSame
+	}
+	if anyVerb {
+		if fa == fc || aVerb == "" {
+			return featVerbSame
+		}
+		return featVerbFamily
+	}
+	switch {
+	case aVerb == "":
+		return featVerbNone
+	case (aVerb == text.VerbAdd || aVerb == text.VerbCreate) && (cv == text.VerbAdd || cv == text.VerbCreate):
+		return featVerbAddCreate
+	case fa == fc:
+		return featVerbFamily
+	case related(fa, fc):
+		return featVerbRelated
+	}
+	return featVerbConflict
+}
+
+// scored is a candidate with its score for the weights in use.
+type scored struct {
+	cand  *cand
+	score float64
+}
+
+// rankSelect scores and cuts each clause's candidates with w, and interleaves the clauses'
+// lists; emit is called for each action listed, in order, with the clause it serves.
+func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score float64, ci int) bool) {
+	nStated := len(r.clauses) - r.lookups
+	kept := make([][]scored, len(r.clauses))
+	for ci := range r.clauses {
+		kept[ci] = r.keep(r.lists[ci], w, lim)
+	}
+	// Interleave the clauses' rankings so each step surfaces its best actions first; the
+	// implied steps that find what a clause acts on take part with their best few, after
+	// the stated steps of each round.
+	for rank := 0; ; rank++ {
+		more := false
+		for ci := range r.clauses {
+			if rank >= len(kept[ci]) || ci >= nStated && rank >= lookupTake {
 				continue
 			}
-			perApp[app]++
-			kept = append(kept, c)
-			if len(kept) >= lim.MaxActions {
-				break
-			}
-		}
-		return kept
-	}
-	lists := make([][]cand, len(clauses))
-	for ci := range clauses {
-		lists[ci] = score(&clauses[ci])
-	}
-
-	perApp := map[string]int{}
-	var appsUsed []string
-	seen := map[int32]bool{}
-	// emit lists an action for clause ci, unless it is listed already or a limit is reached.
-	emit := func(c cand, ci int, info *clauseInfo) {
-		m := &metas[c.i]
-		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp {
-			return
-		}
-		if !slices.Contains(appsUsed, m.App) {
-			if len(appsUsed) >= lim.MaxAppsSearch {
+			more = true
+			if !emit(kept[ci][rank].cand, kept[ci][rank].score, ci) {
 				return
 			}
-			appsUsed = append(appsUsed, m.App)
 		}
-		seen[c.i] = true
-		perApp[m.App]++
+		if !more {
+			return
+		}
+	}
+}
+
+// keep scores a clause's candidates and keeps its best: the actions of an app the clause
+// names first, then by score; within keep_ratio of the top and above min_score.
+func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
+	out := make([]scored, 0, len(cands))
+	best, bestNamed := math.Inf(-1), math.Inf(-1)
+	for i := range cands {
+		c := &cands[i]
+		s := 0.0
+		for k, v := range c.f {
+			if v != 0 {
+				s += float64(v) * w.v[k]
+			}
+		}
+		out = append(out, scored{cand: c, score: s})
+		if c.named {
+			bestNamed = max(bestNamed, s)
+		} else {
+			best = max(best, s)
+		}
+	}
+	// Actions that cannot be kept need no sorting: the cut below keeps, of the other apps'
+	// actions, only those within keep_ratio of the clause's first action (the named app's
+	// best when it has any) once that scores above min_score.
+	if bestNamed > math.Inf(-1) {
+		best = bestNamed
+	}
+	keepRatio, minScore := w.v[paramKeepRatio], w.v[paramMinScore]
+	if best >= minScore && len(out) > 4*minKeep {
+		floor := keepRatio * best
+		kept := out[:0]
+		for _, c := range out {
+			if c.cand.named || c.score >= floor {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) >= minKeep {
+			out = kept
+		}
+	}
+	metas := r.metas
+	slices.SortFunc(out, func(x, y scored) int {
+		switch {
+		case x.cand.named != y.cand.named:
+			if x.cand.named {
+				return -1
+			}
+			return 1
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		// Ties go to the plainer action (fewer slug words), then by name.
+		mx, my := &metas[x.cand.i], &metas[y.cand.i]
+		if lx, ly := len(mx.SlugTerms), len(my.SlugTerms); lx != ly {
+			return lx - ly
+		}
+		return strings.Compare(mx.Action, my.Action)
+	})
+	n := 0
+	perApp := map[string]int{}
+	first := 0.0
+	for _, c := range out {
+		if n == 0 {
+			first = c.score
+		}
+		// Listed: within keep_ratio of the clause's first action and above min_score. When
+		// even the first is below it, the best few are listed all the same: a weak guess,
+		// which the hint does not claim to be sure of, beats no answer.
+		cut := c.score < minScore || n > 0 && c.score < keepRatio*first
+		if cut && !(first < minScore && n < minKeep) {
+			if c.cand.named {
+				continue // the named app's actions come first; the others may still fit
+			}
+			break
+		}
+		app := metas[c.cand.i].App
+		if perApp[app] >= lim.MaxDBRowsPerApp {
+			continue
+		}
+		perApp[app]++
+		out[n] = c
+		n++
+		if n >= lim.MaxActions {
+			break
+		}
+	}
+	return out[:n]
+}
+
+// rank runs the capability / token tiers (or recipe matching) and fills res.
+func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, res *Result) {
+	sc, _ := b.pool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer b.pool.Put(sc)
+	r := b.rankPrepare(req, prompt, apps, metas, sc)
+	if r == nil {
+		return
+	}
+	res.Capabilities = r.caps
+	b.fill(r, &b.weights, res)
+}
+
+// fill lists the actions of r ranked with w into res.
+func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
+	lim := b.limits
+	top, second, topStep := 0.0, math.Inf(-1), -1
+	b.list(r, w, func(c *cand, score float64, ci int) {
+		m := &r.metas[c.i]
+		info := &r.clauses[ci]
 		tier := StrategyTokenFiltered
 		switch {
-		case req.RecipeMode:
+		case r.recipe:
 			tier = StrategyRecipeToken
 		case c.capHit:
 			tier = StrategyCapability
 		}
-		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(c.score), Step: ci}
+		step := r.step(ci)
+		switch {
+		case len(res.Matches) == 0:
+			top, topStep = score, step
+		case second == math.Inf(-1) && step == topStep:
+			second = score
+		}
+		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {
-			match.Terms = append(match.Terms, table[bits.TrailingZeros64(mk)])
+			match.Terms = append(match.Terms, r.table[bits.TrailingZeros64(mk)])
 		}
 		if c.capHit {
 			for _, id := range m.Capabilities {
@@ -460,38 +877,94 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 		}
 		res.Matches = append(res.Matches, match)
 		res.MatchedActions = append(res.MatchedActions, m.Action)
-	}
-
-	// Interleave the clauses' rankings so each step surfaces its best actions first.
-	for rank := 0; len(res.MatchedActions) < lim.MaxActions; rank++ {
-		more := false
-		for ci, l := range lists {
-			if rank >= len(l) {
-				continue
-			}
-			more = true
-			emit(l[rank], ci, &clauses[ci])
-			if len(res.MatchedActions) >= lim.MaxActions {
-				break
-			}
-		}
-		if !more {
-			break
-		}
-	}
-	// Then the implied steps that find what a clause acts on: their best few, after every
-	// stated step, so they never push a stated step's actions down.
-	for k := range lookups {
-		l := score(&lookups[k])
-		for j := 0; j < len(l) && j < lookupTake && len(res.MatchedActions) < lim.MaxActions; j++ {
-			emit(l[j], lookupOf[k], &lookups[k])
-		}
-	}
+	})
 	if len(res.Matches) == 0 {
 		return
 	}
 	res.Strategy = res.Matches[0].Tier
-	res.Confident = res.Matches[0].Score >= confidentAt
+	res.Confident = r.confident(w, top, second, res.Matches[0].App)
+	switch {
+	case len(r.explicit) > 0:
+		res.Reason = "the request names the action"
+	case r.relaxed:
+		res.Reason = "no action matched what the request acts on; these share some of its words"
+	case res.Confident:
+		res.Reason = "the top action matched the request closely"
+	case r.namesOtherApp(res.Matches[0].App):
+		res.Reason = "no action of the app the request names matched it"
+	default:
+		res.Reason = "the best match is not close enough to be sure"
+	}
+}
+
+// list calls emit for each action r lists with weights w, in order, within the limits: at
+// most MaxActions in all, MaxActionsPerApp per app and MaxAppsSearch apps, each action once.
+func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64, ci int)) {
+	lim := b.limits
+	perApp := map[string]int{}
+	var appsUsed []string
+	seen := map[int32]bool{}
+	n := 0
+	for _, i := range r.explicit {
+		seen[i] = true
+		perApp[r.metas[i].App]++
+		if !slices.Contains(appsUsed, r.metas[i].App) {
+			appsUsed = append(appsUsed, r.metas[i].App)
+		}
+		emit(&cand{i: i, named: true}, 0, 0)
+		n++
+	}
+	r.rankSelect(w, lim, func(c *cand, score float64, ci int) bool {
+		m := &r.metas[c.i]
+		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp {
+			return true
+		}
+		if !slices.Contains(appsUsed, m.App) {
+			if len(appsUsed) >= lim.MaxAppsSearch {
+				return true
+			}
+			appsUsed = append(appsUsed, m.App)
+		}
+		seen[c.i] = true
+		perApp[m.App]++
+		emit(c, score, ci)
+		n++
+		return n < lim.MaxActions
+	})
+}
+
+// confident reports whether a top action with this score earns the strong directive: it
+// scores above the threshold and leads the next action of its clause (second, -Inf when
+// none) by the margin, and its app is one the prompt names when it names any.
+func (r *ranking) confident(w *Weights, score, second float64, app string) bool {
+	if len(r.explicit) > 0 {
+		return true // the request names the action itself
+	}
+	return !r.relaxed && score >= w.v[paramConfidentAt] && score-second >= w.v[paramConfidentMargin] && !r.namesOtherApp(app)
+}
+
+// step returns the index of the stated clause that clause (or implied lookup) ci serves.
+func (r *ranking) step(ci int) int {
+	if k := ci - (len(r.clauses) - r.lookups); k >= 0 {
+		return r.of[k]
+	}
+	return ci
+}
+
+// namesOtherApp reports whether the first clause names an app directly and app is not one
+// of those it names.
+func (r *ranking) namesOtherApp(app string) bool {
+	c := &r.clauses[0].c
+	named := false
+	for _, m := range c.Apps {
+		if m.Strength >= 1 {
+			if m.App == app {
+				return false
+			}
+			named = true
+		}
+	}
+	return named
 }
 
 // termMatcher returns a function that gives the mask of table terms among terms: bit k is
@@ -569,9 +1042,10 @@ func (b *Builder) lookups(req Request, clauses []clauseInfo, table *[]string) ([
 			*table = append(*table, verb)
 			idx = len(*table) - 1
 		}
-		lk.w[idx] = verbTermW
+		lk.w[idx], lk.src[idx] = verbTermW, text.SourceWord
 		lk.mask |= 1 << idx
 		lk.verbMask = 1 << idx
+		lk.genericVerbMask = lk.verbMask
 		lk.verbs = []string{verb}
 		lk.caps = b.tax.ClauseCapabilities(nil, text.VerbGet, info.objStems, info.c.Text)
 		lk.specific = !allGeneric(b.tax, lk.caps)
@@ -588,16 +1062,6 @@ func allGeneric(t *cache.Taxonomy, caps []string) bool {
 		}
 	}
 	return true
-}
-
-// namesApp reports whether the clause names app directly.
-func (info *clauseInfo) namesApp(app string) bool {
-	for _, a := range info.c.Apps {
-		if a.Strength >= 1 && a.App == app {
-			return true
-		}
-	}
-	return false
 }
 
 // verbClassOf maps a capability verb to the verb class that stands for it.
@@ -630,41 +1094,10 @@ func related(f1, f2 string) bool {
 	return pair(text.FamilyCreate, text.FamilyUpdate) || pair(text.FamilySend, text.FamilyCreate)
 }
 
-// verbScore scores an action's main verb against the clause's intent verb.
-func (b *Builder) verbScore(info *clauseInfo, aVerb string, slugTerms []string) float64 {
-	cv := info.c.Verb
-	switch {
-	case cv == "":
-		return 0
-	case aVerb == cv:
-		return verbSame
-	}
-	fa, fc := b.an.Family(aVerb), b.an.Family(cv)
-	// The slug uses the prompt's own verb word somewhere ("FETCH_INCIDENT_LIST" for "list",
-	// "ADD_FILE_SHARING_PREFERENCE" for "share"): as good as the same verb.
-	if info.slugUsesVerb(slugTerms) {
-		if fa == fc || aVerb == "" {
-			return verbSame
-		}
-		return verbFamily
-	}
-	switch {
-	case aVerb == "":
-		return verbNone
-	case (aVerb == text.VerbAdd || aVerb == text.VerbCreate) && (cv == text.VerbAdd || cv == text.VerbCreate):
-		return verbAddCreate
-	case fa == fc:
-		return verbFamily
-	case related(fa, fc):
-		return 0
-	}
-	return verbConflict
-}
-
 // destructiveFits reports whether a destructive action may be listed for a clause: only when
 // the clause asks for a destructive operation, and the action does that operation (same verb
 // class, delete for remove, or the prompt's own verb word in its slug).
-func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, slugTerms []string) bool {
+func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, anyVerb bool) bool {
 	if !info.c.Destructive {
 		return false
 	}
@@ -672,76 +1105,77 @@ func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, slugTerms []st
 	// Deleting, removing and cancelling stand in for each other ("cancel the meeting"
 	// deletes the event); archiving does not license a deletion.
 	undo := func(v string) bool { return v == text.VerbDelete || v == text.VerbRemove || v == text.VerbCancel }
-	return aVerb == cv || undo(aVerb) && undo(cv) || info.slugUsesVerb(slugTerms)
+	return aVerb == cv || undo(aVerb) && undo(cv) || anyVerb
 }
 
-// slugUsesVerb reports whether an action's slug holds one of the clause's verb words.
-func (info *clauseInfo) slugUsesVerb(slugTerms []string) bool {
+// verbsInSlug reports whether an action's slug holds the clause's own verb word, and whether
+// it holds any of the clause's verb words: from the slug's term mask when the table holds
+// them, else by looking.
+func (info *clauseInfo) verbsInSlug(slugMask uint64, slugTerms []string) (word, anyVerb bool) {
+	if info.verbBitsComplete {
+		return slugMask&info.verbWordBit != 0, slugMask&info.verbBits != 0
+	}
+	if w := info.c.VerbWord; w != "" {
+		word = slices.Contains(slugTerms, w)
+	}
 	for _, v := range info.verbs {
 		if slices.Contains(slugTerms, v) {
-			return true
+			return word, true
 		}
 	}
-	return false
+	return word, false
 }
 
-// fallback lists up to MaxFallbackRows safe actions per app for at most MaxAppsFallback
-// apps, in name order.
-func (b *Builder) fallback(metas []cache.ActionMeta, res *Result) {
-	lim := b.limits
-	var apps []string
-	perApp := 0
-	for i := range metas {
-		m := &metas[i]
-		if m.Destructive {
-			continue
+// setVerbBits records the table bits of the clause's verb words.
+func (info *clauseInfo) setVerbBits(table []string) {
+	info.verbBits, info.verbWordBit, info.verbBitsComplete = 0, 0, true
+	for _, v := range info.verbs {
+		k := slices.Index(table, v)
+		if k < 0 {
+			info.verbBitsComplete = false
+			return
 		}
-		if len(apps) == 0 || apps[len(apps)-1] != m.App {
-			if len(apps) == lim.MaxAppsFallback {
-				break
-			}
-			apps = append(apps, m.App)
-			perApp = 0
-		}
-		if perApp >= lim.MaxFallbackRows {
-			continue
-		}
-		perApp++
-		res.Matches = append(res.Matches, Match{Action: m.Action, App: m.App, Tier: StrategyFallback})
-		res.MatchedActions = append(res.MatchedActions, m.Action)
+		info.verbBits |= 1 << k
 	}
-	if len(res.Matches) > 0 {
-		res.Strategy = StrategyFallback
+	if w := info.c.VerbWord; w != "" {
+		k := slices.Index(table, w)
+		if k < 0 {
+			info.verbBitsComplete = false
+			return
+		}
+		info.verbWordBit = 1 << k
 	}
 }
 
-// topTerms keeps a clause's strongest terms: at most max primary terms, plus the synonyms
-// of those kept.
+// topTerms keeps a clause's strongest terms: at most max of the prompt's own terms, plus its
+// strongest expansions (at most maxExpansions).
 func topTerms(ts []text.Term, max int) []text.Term {
-	var primary, syn []text.Term
+	var primary, exp []text.Term
 	for _, t := range ts {
 		if t.Role == text.RoleSynonym {
-			syn = append(syn, t)
+			exp = append(exp, t)
 		} else {
 			primary = append(primary, t)
 		}
 	}
+	byWeight := func(a, b text.Term) int {
+		switch {
+		case a.Weight > b.Weight:
+			return -1
+		case a.Weight < b.Weight:
+			return 1
+		}
+		return 0
+	}
 	if len(primary) > max {
-		slices.SortStableFunc(primary, func(a, b text.Term) int {
-			switch {
-			case a.Weight > b.Weight:
-				return -1
-			case a.Weight < b.Weight:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(primary, byWeight)
 		primary = primary[:max]
 	}
-	if len(syn) > max {
-		syn = syn[:max]
+	if len(exp) > maxExpansions {
+		slices.SortStableFunc(exp, byWeight)
+		exp = exp[:maxExpansions]
 	}
-	return append(primary, syn...)
+	return append(primary, exp...)
 }
 
 func capOverlap(have, want []string) bool {
@@ -772,3 +1206,22 @@ func appendUniq(ss []string, add ...string) []string {
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// explicitSlugs returns the indexes of the actions whose exact slug the prompt holds
+// ("use GMAIL_SEND_EMAIL to ..."), in the prompt's order.
+func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
+	var out []int32
+	for _, f := range strings.FieldsFunc(prompt, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r >= 'a' && r <= 'z')
+	}) {
+		if !strings.Contains(f, "_") || strings.ToUpper(f) != f {
+			continue
+		}
+		for i := range metas {
+			if metas[i].Action == f && !slices.Contains(out, int32(i)) {
+				out = append(out, int32(i))
+			}
+		}
+	}
+	return out
+}

@@ -7,16 +7,20 @@ import (
 
 // render writes res.Text and res.Lines from res.Matches.
 func (b *Builder) render(res *Result) {
+	if res.Strategy == StrategyFallback {
+		// Nothing fits: no list of actions that merely exist, but a pointer to search.
+		res.Lines = []string{
+			"No Composio action matched this request closely.",
+			"If it needs a tool, call " + searchTool + " with a short description of the task to find one" + appsInScope(res.Apps) + "; do not invent action names.",
+		}
+		res.Text = strings.Join(res.Lines, "\n")
+		return
+	}
 	if len(res.Matches) == 0 {
 		res.Text, res.Lines = "", nil
 		return
 	}
-	var lines []string
-	if res.Strategy == StrategyFallback {
-		lines = append(lines, "No action matched this request closely. Actions available to you include (use these exact names):")
-	} else {
-		lines = append(lines, "Composio actions that fit this request, best first (use these exact names):")
-	}
+	lines := []string{"Composio actions that fit this request, best first (use these exact names):"}
 	// Group by app, apps in order of their best action.
 	var apps []string
 	for _, m := range res.Matches {
@@ -61,8 +65,20 @@ func (b *Builder) render(res *Result) {
 	if res.Confident {
 		lines = append(lines, "You MUST call "+res.Matches[0].Action+" (or another action listed above) to do this; do not invent action names.")
 	} else {
-		lines = append(lines, "If one of these actions fits, call it by its exact name; do not invent action names.")
+		lines = append(lines, "None of these is a sure match. If one fits, call it by its exact name; if none does, call "+
+			searchTool+" with a short description of the task"+appsInScope(res.Apps)+". Do not invent action names.")
 	}
 	res.Lines = lines
 	res.Text = strings.Join(lines, "\n")
+}
+
+// searchTool is the router meta-tool a hint points at when it is unsure.
+const searchTool = "search_tools"
+
+// appsInScope names the apps a search may cover, for the hint text.
+func appsInScope(apps []string) string {
+	if len(apps) == 0 || len(apps) > 12 {
+		return ""
+	}
+	return " (apps: " + strings.Join(apps, ", ") + ")"
 }

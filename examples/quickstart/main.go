@@ -85,7 +85,7 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 
 	// 3. Hints: what the model is told before it answers.
 	prompts := []hint.Request{
-		{AgentID: agentID, WorkspaceID: workspace, Prompt: "ping the #eng channel that the deploy is done"},
+		{AgentID: agentID, WorkspaceID: workspace, Prompt: "send a message to #eng that the deploy is done"},
 		{AgentID: agentID, WorkspaceID: workspace, Prompt: "what's on my calendar tomorrow?"},
 		{AgentID: agentID, WorkspaceID: workspace, Prompt: "open a bug in acme/website about the broken login and email jay@acme.com about it"},
 		{AgentID: agentID, WorkspaceID: workspace, Prompt: "delete tomorrow's standup meeting"},

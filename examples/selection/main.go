@@ -4,7 +4,13 @@
 // baseline, overall and split by kind, mode and app-set size.
 //
 //	go run ./examples/selection -catalog ../shared/catalog/composio-actions.jsonl \
-//	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json]
+//	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json] \
+//	    [-train hint/hinteval/testdata/unseen.jsonl]
+//
+// -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
+// and the fifth is scored, for each fold; these are the figures that predict unseen apps.
+// -fit fits the weights on all the cases (and -train's) and writes them to -out; the
+// package's shipped weights are made this way, with -train naming the project's own set.
 package main
 
 import (
@@ -13,15 +19,20 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/hint/hinteval"
 )
 
 var (
-	missAt  int
-	explain string
+	missAt     int
+	explain    string
+	cv, fit    bool
+	ablate     bool
+	out, train string
 )
 
 func main() {
@@ -31,6 +42,11 @@ func main() {
 	flag.IntVar(&missAt, "miss-at", 5, "rank beyond which -misses lists a case")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	flag.StringVar(&explain, "explain", "", "print the hint and its explanations for the case with this id")
+	flag.BoolVar(&cv, "cv", false, "also run the app-grouped 5-fold cross-validation (weights fitted per fold)")
+	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
+	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
+	flag.BoolVar(&ablate, "ablate", false, "cross-validate once per knowledge source with its weights held at zero (slow)")
+	flag.StringVar(&train, "train", "", "more labelled cases (JSONL) that -fit and -cv learn from but never score, e.g. hint/hinteval/testdata/unseen.jsonl")
 	flag.Parse()
 	if *catalog == "" || *eval == "" {
 		fmt.Fprintln(os.Stderr, "selection: -catalog and -eval are required")
@@ -70,9 +86,44 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		}
 		return fmt.Errorf("selection: no case %q", explain)
 	}
+	var extra []hinteval.Case
+	if train != "" {
+		if extra, err = hinteval.ReadCasesFile(train); err != nil {
+			return err
+		}
+	}
+	if ablate {
+		return runAblation(ctx, st, cases, extra)
+	}
+	if fit {
+		w, frep, err := hinteval.Fit(ctx, st, append(slices.Clip(cases), extra...), hinteval.FitOptions{})
+		if err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(w, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Printf("fit: %d cases, objective %.4f (start %.4f), %d passes\n", frep.Cases, frep.Objective, frep.Start, frep.Passes)
+		if out == "" {
+			fmt.Println(string(b))
+			return nil
+		}
+		return os.WriteFile(out, append(b, '\n'), 0o644)
+	}
 	rep, err := hinteval.Run(ctx, st, cases, hinteval.Options{})
 	if err != nil {
 		return err
+	}
+	if cv {
+		cvr, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, hinteval.FitOptions{}), Extra: extra})
+		if err != nil {
+			return err
+		}
+		fmt.Println("app-grouped 5-fold cross-validation (weights fitted on the other folds' apps):")
+		cvr.Print(os.Stdout)
+		fmt.Printf("in-sample hit@5 minus cross-validated: %.3f\n\n", rep.Overall.Hit5-cvr.Overall.Hit5)
+		fmt.Println("in-sample (the shipped weights):")
 	}
 	if asJSON {
 		out := rep
@@ -107,6 +158,42 @@ func run(catalog, eval string, misses, asJSON bool) error {
 			fmt.Printf("%s [%s/%s] %q\n  ranks %v  listed %s\n  expect %v\n", o.Case.ID, o.Case.Kind, o.Case.Mode,
 				o.Case.Prompt, o.Ranks, strings.Join(top, " "), o.Case.Expect)
 		}
+	}
+	return nil
+}
+
+// ablations are the knowledge sources whose contribution -ablate measures, each by the
+// weights that carry it.
+var ablations = []struct {
+	name    string
+	weights []string
+}{
+	{"none (all sources)", nil},
+	{"WordNet synonyms", []string{"synonym_key", "synonym_desc"}},
+	{"WordNet derivations, attributes, entailments", []string{"derived_key", "derived_desc"}},
+	{"WordNet hypernyms", []string{"hypernym_key", "hypernym_desc"}},
+	{"catalogue associations", []string{"assoc_key", "assoc_desc"}},
+	{"context (earlier steps, app main objects as terms, capability objects)", []string{"context_key", "context_desc"}},
+	{"app objects (share and main objects, from slugs)", []string{"app_object", "main_object"}},
+	{"app self-descriptions", []string{"app_desc"}},
+	{"capabilities (taxonomy)", []string{"capability", "capability_other"}},
+}
+
+func runAblation(ctx context.Context, st *cache.Memory, cases, extra []hinteval.Case) error {
+	fmt.Println("app-grouped 5-fold cross-validation with one knowledge source's weights held at zero:")
+	fmt.Printf("%-72s %6s %7s %6s\n", "without", "hit@5", "hit@all", "MRR")
+	for _, a := range ablations {
+		start := hint.NeutralWeights()
+		for _, n := range a.weights {
+			start = start.With(n, 0)
+		}
+		opt := hinteval.FitOptions{Start: &start, Freeze: a.weights}
+		rep, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, opt), Extra: extra})
+		if err != nil {
+			return err
+		}
+		o := rep.Overall
+		fmt.Printf("%-72s %6.3f %7.3f %6.3f\n", a.name, o.Hit5, o.HitAll, o.MRR)
 	}
 	return nil
 }

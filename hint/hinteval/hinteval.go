@@ -92,18 +92,22 @@ type Store interface {
 
 // Metrics are the figures of one group of cases. It is plain data.
 type Metrics struct {
-	Cases       int            `json:"cases"`
-	Hit1        float64        `json:"hit1"`
-	Hit5        float64        `json:"hit5"`
-	HitAll      float64        `json:"hit_all"`
-	MRR         float64        `json:"mrr"`
-	ListedMean  float64        `json:"listed_mean"`
-	ListedP50   float64        `json:"listed_p50"`
-	ListedP90   float64        `json:"listed_p90"`
-	Destructive float64        `json:"destructive_rate"` // share of non-destructive cases listing a destructive action
-	Strategies  map[string]int `json:"strategies,omitempty"`
-	LatencyP50  time.Duration  `json:"latency_p50"`
-	LatencyP99  time.Duration  `json:"latency_p99"`
+	Cases       int     `json:"cases"`
+	Hit1        float64 `json:"hit1"`
+	Hit5        float64 `json:"hit5"`
+	HitAll      float64 `json:"hit_all"`
+	MRR         float64 `json:"mrr"`
+	ListedMean  float64 `json:"listed_mean"`
+	ListedP50   float64 `json:"listed_p50"`
+	ListedP90   float64 `json:"listed_p90"`
+	Destructive float64 `json:"destructive_rate"` // share of non-destructive cases listing a destructive action
+	// Confident is the share of cases whose hint carries the strong directive, and
+	// ConfidentRight the share of those whose top action is right.
+	Confident      float64        `json:"confident"`
+	ConfidentRight float64        `json:"confident_right"`
+	Strategies     map[string]int `json:"strategies,omitempty"`
+	LatencyP50     time.Duration  `json:"latency_p50"`
+	LatencyP99     time.Duration  `json:"latency_p99"`
 }
 
 // Report is the outcome of a run: hint.Build and the BM25 baseline, overall and split. It is
@@ -118,12 +122,13 @@ type Report struct {
 
 // Outcome is one case's result. It is plain data.
 type Outcome struct {
-	Case     Case
-	Listed   []string
-	Ranks    []int // per expected group: 1-based rank, 0 when not listed
-	Baseline []int // the same for the BM25 ranking
-	Strategy hint.Strategy
-	Latency  time.Duration
+	Case      Case
+	Listed    []string
+	Ranks     []int // per expected group: 1-based rank, 0 when not listed
+	Baseline  []int // the same for the BM25 ranking
+	Strategy  hint.Strategy
+	Confident bool
+	Latency   time.Duration
 	// DestructiveListed reports whether a listed action is destructive by the store's metadata.
 	DestructiveListed bool
 }
@@ -158,14 +163,14 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 	}
 	var rep Report
 	for _, c := range cases {
-		req := hint.Request{AgentID: 1, Prompt: c.Prompt, Apps: c.Apps, RecipeMode: c.Mode == "recipe"}
+		req := request(c)
 		start := time.Now()
 		res, err := b.Build(ctx, st, req)
 		lat := time.Since(start)
 		if err != nil {
 			return Report{}, fmt.Errorf("hinteval: case %s: %w", c.ID, err)
 		}
-		o := Outcome{Case: c, Listed: res.MatchedActions, Strategy: res.Strategy, Latency: lat}
+		o := Outcome{Case: c, Listed: res.MatchedActions, Strategy: res.Strategy, Confident: res.Confident, Latency: lat}
 		o.Ranks = ranks(c.Expect, res.MatchedActions)
 		base := bm.rank(c.Prompt, c.Apps, depth)
 		o.Baseline = ranks(c.Expect, base)
@@ -176,6 +181,12 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 		}
 		rep.Outcomes = append(rep.Outcomes, o)
 	}
+	return summarizeAll(rep.Outcomes), nil
+}
+
+// summarizeAll builds a Report from outcomes: overall and split by kind, mode and size.
+func summarizeAll(outcomes []Outcome) Report {
+	rep := Report{Outcomes: outcomes}
 	rep.Overall, rep.Baseline = summarize(rep.Outcomes)
 	rep.Splits, rep.BSplits = map[string]Metrics{}, map[string]Metrics{}
 	groups := map[string][]Outcome{}
@@ -191,7 +202,7 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 	for k, os := range groups {
 		rep.Splits[k], rep.BSplits[k] = summarize(os)
 	}
-	return rep, nil
+	return rep
 }
 
 func destructiveSet(ctx context.Context, st Store) (map[string]bool, error) {
@@ -229,8 +240,15 @@ func summarize(os []Outcome) (hintM, baseM Metrics) {
 	var listed []float64
 	var lat []time.Duration
 	nonDestr, destrListed := 0, 0
+	sure, right := 0, 0
 	for _, o := range os {
 		hintM.Strategies[string(o.Strategy)]++
+		if o.Confident {
+			sure++
+			if slices.Contains(o.Ranks, 1) {
+				right++ // the top action does one of the steps asked for
+			}
+		}
 		listed = append(listed, float64(len(o.Listed)))
 		lat = append(lat, o.Latency)
 		if !o.Case.DestructiveIntent {
@@ -239,6 +257,12 @@ func summarize(os []Outcome) (hintM, baseM Metrics) {
 				destrListed++
 			}
 		}
+	}
+	if len(os) > 0 {
+		hintM.Confident = float64(sure) / float64(len(os))
+	}
+	if sure > 0 {
+		hintM.ConfidentRight = float64(right) / float64(sure)
 	}
 	hintM.ListedMean = mean(listed)
 	hintM.ListedP50 = quantile(listed, 0.5)
@@ -343,5 +367,6 @@ func (r Report) Print(w io.Writer) {
 	}
 	sort.Strings(ss)
 	fmt.Fprintf(w, "strategies: %s\n", strings.Join(ss, " "))
+	fmt.Fprintf(w, "confident (\"You MUST call\"): %.1f%% of cases, top action right in %.1f%% of them\n", 100*r.Overall.Confident, 100*r.Overall.ConfidentRight)
 	fmt.Fprintf(w, "latency: p50 %v  p99 %v (includes the store call)\n", r.Overall.LatencyP50, r.Overall.LatencyP99)
 }

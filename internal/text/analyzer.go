@@ -7,8 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// Analyzer holds the lexicon: stop words, verb classes, canonical forms, synonyms, app
-// aliases and phrase rewrites. Build one with New and share it: it is immutable and safe for
+// Analyzer holds the lexicon: the closed word classes written by hand (stop words, time
+// words, prepositions, verb classes, a few idioms) and the open-class knowledge generated from
+// WordNet and the catalogue (synonyms, derivations, hypernyms, associations, abbreviations,
+// inflections, app aliases). Build one with New and share it: it is immutable and safe for
 // concurrent use.
 type Analyzer struct {
 	stop        map[string]bool
@@ -19,15 +21,13 @@ type Analyzer struct {
 	destroyWord map[string]bool   // stem -> destructive wherever it appears in a slug
 	timeWord    map[string]bool   // stem
 	prep        map[string]bool   // raw word
-	canon       map[string][]string
-	syn         map[string][]string // stem -> stems
-	verbObj     map[string][]string // verb stem -> object stems it implies
-	appObj      map[string][]string // app slug -> object stems
-	aliases     map[string][]string // raw word -> app slugs
 	rewrites    []rewrite
+	phraseVerb  map[string]string // WordNet phrase (stems) -> the verb class it stands for
+	kb          *knowledge
 }
 
-// New builds the analyzer with the built-in lexicon.
+// New builds the analyzer with the built-in lexicon and the generated tables (parsed once
+// per process, on first use).
 func New() *Analyzer {
 	a := &Analyzer{
 		stop:        map[string]bool{},
@@ -38,18 +38,12 @@ func New() *Analyzer {
 		destroyWord: map[string]bool{},
 		timeWord:    map[string]bool{},
 		prep:        map[string]bool{},
-		canon:       map[string][]string{},
-		syn:         map[string][]string{},
-		verbObj:     map[string][]string{},
-		appObj:      map[string][]string{},
-		aliases:     appAliases(),
 		rewrites:    rewrites(),
+		phraseVerb:  map[string]string{},
+		kb:          loadKnowledge(),
 	}
 	for _, w := range stopWords() {
 		a.stop[w] = true
-	}
-	for c, vs := range canonical() {
-		a.canon[c] = vs
 	}
 	for _, vc := range verbClasses() {
 		a.family[vc.class] = vc.family
@@ -73,45 +67,59 @@ func New() *Analyzer {
 	for _, w := range prepositions() {
 		a.prep[w] = true
 	}
-	for app, ss := range appObjects() {
-		for _, x := range ss {
-			a.appObj[app] = append(a.appObj[app], a.Stem(x))
-		}
-	}
-	for w, ss := range verbObjects() {
-		k := a.Stem(w)
-		for _, x := range ss {
-			a.verbObj[k] = append(a.verbObj[k], a.Stem(x))
-		}
-	}
-	for w, ss := range synonyms() {
-		k := a.Stem(w)
-		for _, s := range ss {
-			if st := a.Stem(s); st != k {
-				a.syn[k] = append(a.syn[k], st)
+	// A WordNet phrase whose synonyms and hypernyms are mostly words of one verb class
+	// stands for that class ("set up" -> create, "shut down" -> stop).
+	for _, ps := range a.kb.phrases {
+		for _, p := range ps {
+			if c := a.voteVerb(a.kb.wn[p]); c != "" {
+				a.phraseVerb[p] = c
 			}
 		}
 	}
 	return a
 }
 
-// Stem folds a lower-case word to its stem and its canonical spelling ("repos" ->
-// "repository"). Words with several canonical words return the first; use Fold for all.
-func (a *Analyzer) Stem(w string) string {
-	if c, ok := a.canon[w]; ok && len(c) == 1 {
-		return Stem(c[0])
+// voteVerb returns the verb class most of a phrase's synonyms and hypernyms belong to, or ""
+// when none wins clearly.
+func (a *Analyzer) voteVerb(rs []Relation) string {
+	var best, second float64
+	class := ""
+	score := map[string]float64{}
+	for _, r := range rs {
+		c, ok := a.verbs[r.Stem]
+		if !ok {
+			continue
+		}
+		switch r.Source {
+		case SourceSynonym:
+			score[c] += r.Weight
+		case SourceHypernym:
+			score[c] += r.Weight / 2
+		}
 	}
-	s := Stem(w)
-	if c, ok := a.canon[s]; ok && len(c) == 1 {
-		return Stem(c[0])
+	for c, v := range score {
+		switch {
+		case v > best || v == best && c < class:
+			best, second, class = v, best, c
+		case v > second:
+			second = v
+		}
 	}
-	return s
+	if best < 0.5 || best <= second {
+		return ""
+	}
+	return class
 }
+
+// Stem folds a lower-case word to its stem, after its base form (irregular inflections) and
+// the full word of an abbreviation ("repos" -> "repository"). Words that stand for several
+// words return the stem of the first; use Fold for all.
+func (a *Analyzer) Stem(w string) string { return canonStem(a.kb.canon, w) }
 
 // fold appends the stems of a lower-case word, expanding abbreviations that stand for two
 // words ("pr" -> "pull", "request").
 func (a *Analyzer) fold(dst []string, w string) []string {
-	if c, ok := a.canon[w]; ok && len(c) > 1 {
+	if c, ok := a.kb.canon[w]; ok && len(c) > 1 {
 		for _, x := range c {
 			dst = append(dst, Stem(x))
 		}
@@ -151,12 +159,6 @@ func (a *Analyzer) DestructiveClass(class string) bool { return a.destructive[cl
 // DestructiveWord reports whether a stem marks a slug as destructive wherever it appears.
 func (a *Analyzer) DestructiveWord(stem string) bool { return a.destroyWord[stem] }
 
-// Synonyms returns the stems a prompt stem also looks for; nil when none.
-func (a *Analyzer) Synonyms(stem string) []string { return a.syn[stem] }
-
-// AppAliases returns the app slugs a lower-case word may name ("gcal" -> googlecalendar).
-func (a *Analyzer) AppAliases(word string) []string { return a.aliases[word] }
-
 // MainVerb returns the verb class of the first verb among slug terms, and its index; "" and
 // -1 when the slug has no verb. Only the first four terms are looked at: a verb further on
 // is part of an object ("..._FOR_DELETED_ITEMS"). A first verb that is also a noun ("post",
@@ -186,9 +188,6 @@ func (a *Analyzer) MainVerb(slugTerms []string) (string, int) {
 	}
 	return first, at
 }
-
-// VerbObjects returns the object stems a verb stem implies ("attach" -> attachment, file).
-func (a *Analyzer) VerbObjects(stem string) []string { return a.verbObj[stem] }
 
 // IsNounVerb reports whether a verb stem is also a noun ("post", "email", "comment").
 func (a *Analyzer) IsNounVerb(stem string) bool {

@@ -1,5 +1,15 @@
 // Package text turns prompts, action slugs, names and descriptions into analysed search terms:
-// tokenising, slug splitting, stemming and plural folding, stop words, the verb and synonym
-// lexicon, phrase rewrites and entity typing. It is shared by the classifier in package cache
-// and the ranking in package hint, so both sides of a match are analysed the same way.
+// tokenising, slug splitting, stemming and plural folding, stop words, verb classes, idioms,
+// entity typing, and expansions of prompt words. It is shared by the classifier in package
+// cache and the ranking in package hint, so both sides of a match are analysed the same way.
+//
+// Closed word classes (stop words, prepositions, time words, verb classes and a few idioms)
+// are written by hand in lexicon.go. Everything open-class comes from two generated tables
+// embedded in data/: data/wordnet.txt.gz, made by cmd/wordnetgen from WordNet 3.0 (synonyms,
+// derivations, attributes, entailments, hypernyms, phrasal verbs, irregular forms; licence in
+// data/WORDNET-LICENSE), and data/catalog.txt.gz, made by cmd/cataloggen from a Composio
+// catalogue snapshot (vocabulary for typo repair, description-to-slug word associations,
+// abbreviations, app aliases from display names, the words apps describe themselves with).
+// The build never needs either source; regenerate the tables with the commands when the
+// sources or the hand-written classes change (a test checks the catalogue table is current).
 package text

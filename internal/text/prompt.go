@@ -27,6 +27,9 @@ type Term struct {
 	Stem   string
 	Weight float64
 	Role   Role
+	// Source says where the term comes from: the prompt's own word, or an expansion of one
+	// (RoleSynonym terms).
+	Source Source
 }
 
 // AppMention is an app the prompt names, directly ("slack", "google calendar") or through an
@@ -76,9 +79,6 @@ type token struct {
 	proper bool // capitalised inside a sentence: likely a name ("Jane", "Finance")
 }
 
-// synonymW is the share of a word's weight its synonyms get.
-const synonymW = 0.35
-
 // Prompt analyses a prompt. apps are the app slugs the agent may use (lower case): only they
 // can be named. Prompt never fails; an empty prompt has no clauses.
 func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
@@ -88,8 +88,8 @@ func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
 	var p Prompt
 	for _, g := range groups {
 		c := a.clause(g, apps)
-		if len(c.Terms) == 0 && c.Verb == "" {
-			continue
+		if len(c.Terms) == 0 && c.Verb == "" && len(c.Apps) == 0 {
+			continue // nothing said ("thanks!"); a bare app name ("in Jira,") still counts
 		}
 		p.Clauses = append(p.Clauses, c)
 	}
@@ -172,7 +172,7 @@ func sentenceStart(toks []token) bool {
 func (a *Analyzer) isName(w string) bool {
 	s := a.Stem(w)
 	return !a.stop[w] && a.verbs[s] == "" && a.nounVerbs[s] == "" && !a.timeWord[s] &&
-		a.syn[s] == nil && a.canon[w] == nil && a.aliases[w] == nil && !a.prep[w]
+		a.kb.canon[w] == nil && a.kb.aliases[w] == nil && !a.prep[w] && a.kb.known[s] < commonDF
 }
 
 // field types one whitespace-separated field of a prompt.
@@ -210,14 +210,81 @@ func (a *Analyzer) field(toks []token, f string) []token {
 	case hasFileExt(lower) && !strings.Contains(lower, "/"):
 		return ent("file", 0.6)
 	}
+	capital := isCapitalised(f)
+	if isOpaqueID(f) {
+		return append(toks, token{kind: tokID})
+	}
 	for _, w := range Words(f) {
 		if isNumber(w) || (len(w) > 1 && isNumber(w[:len(w)-1])) {
 			toks = append(toks, token{kind: tokID})
 			continue
 		}
+		// A word no dictionary knows is most likely a typo, unless it is capitalised (a name).
+		if !capital && !a.stop[w] {
+			if r := a.repair(w); r != "" {
+				w = r
+			}
+		}
 		toks = append(toks, token{kind: tokWord, word: w})
 	}
 	return toks
+}
+
+// stepReferences marks the words of a workflow step's references to data from other steps
+// ("from the trigger", "created in step 2", "from the previous step"): they say where a value
+// comes from, not what to do.
+func (a *Analyzer) stepReferences(toks []token) map[int]bool {
+	var skip map[int]bool
+	for i := 0; i < len(toks); i++ {
+		if toks[i].kind != tokWord || !a.prep[toks[i].word] {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && toks[j].kind == tokWord && (isArticle(toks[j].word) || toks[j].word == "previous" || toks[j].word == "prior" || toks[j].word == "last") {
+			j++
+		}
+		if j >= len(toks) || toks[j].kind != tokWord || (toks[j].word != "step" && toks[j].word != "trigger") {
+			continue
+		}
+		end := j + 1
+		if end < len(toks) && toks[end].kind == tokID {
+			end++
+		}
+		// A participle just before the phrase belongs to it ("created in step 2").
+		start := i
+		if i > 0 && toks[i-1].kind == tokWord && strings.HasSuffix(toks[i-1].word, "ed") {
+			start = i - 1
+		}
+		if skip == nil {
+			skip = map[int]bool{}
+		}
+		for k := start; k < end; k++ {
+			skip[k] = true
+		}
+		i = end - 1
+	}
+	return skip
+}
+
+// isOpaqueID matches identifiers made of letters and digits mixed ("dQw4w9WgXcQ",
+// "abcd1234efgh", "Q1X2Y3Z4"): at least six characters, with letters and at least two digits.
+func isOpaqueID(f string) bool {
+	f = strings.TrimRight(f, ".,;:!?")
+	if len(f) < 6 {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, r := range f {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == '-':
+			letters++
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits >= 2
 }
 
 // isIssueKey matches tracker keys such as ABC-123.
@@ -351,12 +418,22 @@ func findClose(s string, from int, closeQ, openQ rune) int {
 	return -1
 }
 
-// rewrite replaces multi-word phrasings ("look up" -> "get").
+// commonDF is the catalogue document frequency from which a capitalised word is read as a
+// word rather than a name ("the Finance folder").
+const commonDF = 50
+
+// rewrite replaces multi-word phrasings: WordNet's phrasal verbs by the verb class they
+// stand for ("set up" -> "create"), and the idioms of rewrites ("let the team know").
 func (a *Analyzer) rewrite(toks []token) []token {
 	out := make([]token, 0, len(toks))
 	var wild, skipped []token
 	for i := 0; i < len(toks); {
 		if toks[i].kind == tokWord {
+			if class, n := a.matchPhraseVerb(toks[i:]); n > 0 {
+				out = append(out, token{kind: tokWord, word: class})
+				i += n
+				continue
+			}
 			var rw rewrite
 			var n int
 			if rw, n, wild, skipped = a.matchRewrite(toks[i:], wild[:0], skipped[:0]); n > 0 {
@@ -388,6 +465,32 @@ func (a *Analyzer) rewrite(toks []token) []token {
 		i++
 	}
 	return out
+}
+
+// matchPhraseVerb finds the longest WordNet phrase that opens toks and stands for a verb
+// class; it returns the class and the number of tokens the phrase spans (0 when none).
+func (a *Analyzer) matchPhraseVerb(toks []token) (string, int) {
+	for _, p := range a.kb.phrases[a.Stem(toks[0].word)] {
+		class, ok := a.phraseVerb[p]
+		if !ok {
+			continue
+		}
+		parts := strings.Split(p, " ")
+		if len(parts) > len(toks) {
+			continue
+		}
+		match := true
+		for k := 1; k < len(parts); k++ {
+			if toks[k].kind != tokWord || a.Stem(toks[k].word) != parts[k] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return class, len(parts)
+		}
+	}
+	return "", 0
 }
 
 // matchRewrite finds the first rewrite whose pattern opens toks. It returns the rewrite,
@@ -668,19 +771,22 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		c.Verb = VerbSearch
 	}
 
-	add := func(stem string, w float64, r Role) {
+	addFrom := func(stem string, w float64, r Role, src Source) {
 		for i := range c.Terms {
 			// A word can be both the verb and something acted on ("list" the audiences,
-			// which are lists): it keeps one term per side.
-			if c.Terms[i].Stem == stem && (c.Terms[i].Role == RoleVerb) == (r == RoleVerb) {
-				if w > c.Terms[i].Weight {
-					c.Terms[i].Weight, c.Terms[i].Role = w, r
+			// which are lists): it keeps one term per side. A word of the prompt's own
+			// outranks the same word reached by expansion.
+			t := &c.Terms[i]
+			if t.Stem == stem && (t.Role == RoleVerb) == (r == RoleVerb) {
+				if src < t.Source || src == t.Source && w > t.Weight {
+					t.Weight, t.Role, t.Source = w, r, src
 				}
 				return
 			}
 		}
-		c.Terms = append(c.Terms, Term{Stem: stem, Weight: w, Role: r})
+		c.Terms = append(c.Terms, Term{Stem: stem, Weight: w, Role: r, Source: src})
 	}
+	add := func(stem string, w float64, r Role) { addFrom(stem, w, r, SourceWord) }
 	if c.Verb != "" {
 		w := 1.0
 		if c.VerbImplied {
@@ -688,11 +794,18 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		}
 		add(a.Stem(c.Verb), w, RoleVerb) // the class as a word: "create" meets CREATE_ISSUE
 	}
+	skip := a.stepReferences(toks)
 	inPhrase := false
 	afterVerb := 0
+	firstNoun := false
+	nounVerb := "" // a verb that also names an object ("email", "post")
 	contentN := 0
 	var fold []string
 	for i, t := range toks {
+		if skip[i] {
+			c.HasID = true // "the issue from the trigger" is one known item
+			continue
+		}
 		switch t.kind {
 		case tokID:
 			c.HasID = true
@@ -723,11 +836,16 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			switch {
 			case a.IsNounVerb(s) || a.nounVerbs[s] != "":
 				add(s, 0.7, RoleWord) // "email Bob", "tweet this": the verb names the object
+				nounVerb = s
 			case s != c.Verb:
 				add(s, 0.5, RoleVerb)
 			}
-			for _, o := range a.verbObj[s] {
-				add(o, 0.5, RoleSynonym)
+			// What the verb makes or acts on, by derivation ("attach" -> attachment,
+			// "remind" -> reminder).
+			for _, r := range a.kb.wn[s] {
+				if r.Source == SourceDerived && a.verbs[r.Stem] == "" {
+					addFrom(r.Stem, 0.5*r.Weight, RoleSynonym, SourceDerived)
+				}
 			}
 			inPhrase = false
 			continue
@@ -745,6 +863,14 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		}
 		fold = a.fold(fold[:0], w)
 		for _, s := range fold {
+			// The first thing named after the verb, even inside a phrase ("check Datadog
+			// for any monitors"), says whether several things are asked for.
+			if verbAt >= 0 && i > verbAt && !firstNoun && !a.timeWord[s] && a.verbs[s] == "" {
+				firstNoun = true
+				if s != w && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+					c.Plural = true
+				}
+			}
 			var wt float64
 			var role Role
 			switch {
@@ -775,6 +901,15 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			add(s, wt, role)
 		}
 	}
+	// A verb that names an object counts as one only weakly when the clause names its
+	// object itself ("post the list in #ops" posts a list, not a post).
+	if nounVerb != "" && slices.ContainsFunc(c.Terms, func(t Term) bool { return t.Role == RoleObject }) {
+		for i := range c.Terms {
+			if t := &c.Terms[i]; t.Stem == nounVerb && t.Role == RoleWord {
+				t.Weight, t.Role, t.Source = 0.35, RoleSynonym, SourceContext
+			}
+		}
+	}
 	// Adding or inviting a person (an address, a handle, a pronoun) into something makes
 	// them a member of it.
 	if c.Verb == VerbAdd || c.Verb == VerbInvite || c.Verb == VerbRemove {
@@ -783,32 +918,20 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 				(t.kind == tokWord && (t.word == "her" || t.word == "him" || t.word == "them"))
 			if person {
 				add(a.Stem("member"), 0.6, RoleObject)
-				add(a.Stem("collaborator"), 0.3, RoleSynonym)
+				addFrom(a.Stem("collaborator"), 0.3, RoleSynonym, SourceContext)
 				// A person added to a meeting is a guest: the event is updated.
 				if c.Verb == VerbAdd && a.mentionsEvent(toks) {
 					c.Verb = VerbUpdate
 					add(a.Stem("attendee"), 0.6, RoleObject)
-					add(a.Stem("guest"), 0.3, RoleSynonym)
+					addFrom(a.Stem("guest"), 0.3, RoleSynonym, SourceContext)
 				}
 				break
 			}
 		}
 	}
-	for _, t := range toks {
-		if t.kind == tokWord && (t.word == "everyone" || t.word == "everybody" || t.word == "all") && verbAt >= 0 {
+	for i, t := range toks {
+		if t.kind == tokWord && verbAt >= 0 && (t.word == "everyone" || t.word == "everybody" || t.word == "all" || t.word == "any" && i > verbAt) {
 			c.Plural = true
-		}
-	}
-	// A question about what people said asks to read messages.
-	if question {
-		for _, t := range toks {
-			if t.kind == tokWord {
-				switch a.Stem(t.word) {
-				case "say", "talk", "discuss", "mention", "writ", "post", "chat", "ask":
-					add(a.Stem("message"), 0.8, RoleObject)
-					add("history", 0.4, RoleSynonym)
-				}
-			}
 		}
 	}
 	// Sharing, dropping or putting something in a chat channel is posting a message there.
@@ -822,31 +945,19 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			}
 		}
 	}
-	// The main object of an app the clause names, when the clause names no object itself
-	// ("search my Gmail for the booking" is about e-mail).
-	hasObj := false
-	for _, t := range c.Terms {
-		if t.Role == RoleObject || t.Role == RoleWord || t.Role == RoleEntity {
-			hasObj = true
-		}
-	}
-	for _, m := range c.Apps {
-		if m.Strength >= 1 && !hasObj {
-			for _, o := range a.appObj[m.App] {
-				add(o, 0.4, RoleSynonym)
-			}
-		}
-	}
-	// Synonyms, at half the weight of the word they stand in for.
+	// Expansions from WordNet and the catalogue, weighted by the word they stand in for
+	// and by how close the relation is; the ranking weighs each source on its own.
 	n := len(c.Terms)
 	for i := 0; i < n; i++ {
 		t := c.Terms[i]
-		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime {
+		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime || t.Source != SourceWord {
 			continue
 		}
-		for _, s := range a.syn[t.Stem] {
-			add(s, t.Weight*synonymW, RoleSynonym)
-		}
+		a.Expansions(t.Stem, func(r Relation) {
+			if a.verbs[r.Stem] == "" && !a.stop[r.Stem] { // a verb would state an intent the prompt did not
+				addFrom(r.Stem, t.Weight*r.Weight, RoleSynonym, r.Source)
+			}
+		})
 	}
 	return c
 }
@@ -884,19 +995,17 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 				named[k] = true
 			}
 		}
-		for _, app := range a.aliases[w] {
-			if !slices.Contains(apps, app) {
+		for _, al := range a.kb.aliases[w] {
+			if !slices.Contains(apps, al.App) || !spellsWords(al.Words, toks[i:]) {
 				continue
 			}
-			loose := a.looseAlias(w)
-			if loose {
-				mention(app, 0.5)
-				if _, ok := named[i]; !ok {
-					named[i] = false
+			mention(al.App, al.Strength)
+			for k := i; k < i+len(al.Words); k++ {
+				if al.Strength >= 1 {
+					named[k] = true
+				} else if _, ok := named[k]; !ok {
+					named[k] = false // a loose alias ("calendar") stays a search term too
 				}
-			} else {
-				mention(app, 1)
-				named[i] = true
 			}
 		}
 	}
@@ -943,14 +1052,15 @@ func spells(app string, toks []token) int {
 	return 0
 }
 
-// looseAlias reports whether an alias is also an ordinary word ("calendar", "drive"), so it
-// stays a search term and names its app only weakly.
-func (a *Analyzer) looseAlias(w string) bool {
-	switch w {
-	case "gcal", "gdrive", "gsheet", "gdoc", "gdocs", "msteams", "gh", "gmeet", "yt", "sfdc",
-		"onedrive", "outlook", "gmail", "notion", "confluence", "excel", "teams", "drive",
-		"sheets", "docs":
+// spellsWords reports whether toks open with the words ws.
+func spellsWords(ws []string, toks []token) bool {
+	if len(ws) > len(toks) {
 		return false
+	}
+	for k, w := range ws {
+		if toks[k].kind != tokWord || toks[k].word != w {
+			return false
+		}
 	}
 	return true
 }
@@ -1048,7 +1158,7 @@ func mergeClauses(cs []Clause) []Clause {
 					continue
 				}
 				t.Weight *= f
-				t.Role = RoleSynonym
+				t.Role, t.Source = RoleSynonym, SourceContext
 				c.Terms = appendTerm(c.Terms, t)
 			}
 			if len(c.Apps) == 0 {

@@ -1,0 +1,67 @@
+package hint
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/toolhint/toolhint/cache"
+)
+
+// Trace is the part of a Build that does not depend on the weights: the analysed prompt and
+// every candidate action with its features. Rank replays the ranking with other weights in a
+// fraction of a Build's time, which is what fitting weights needs (see hinteval.Fit). A
+// Trace is immutable and safe for concurrent use; it holds the store's metadata for the
+// request's apps.
+type Trace struct {
+	b *Builder
+	r *ranking // nil when no action can match
+}
+
+// Trace analyses req as Build does, up to the weights. The errors are Build's; a failed
+// store read is always an error (a trace never degrades).
+func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, error) {
+	if err := b.check(ctx, st, req); err != nil {
+		return nil, err
+	}
+	prompt := req.Prompt
+	if len(prompt) > MaxPromptLen {
+		prompt = prompt[:MaxPromptLen]
+	}
+	apps, enabled, err := b.resolveApps(ctx, st, req)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrStoreUnavailable, err)
+	}
+	t := &Trace{b: b}
+	if len(apps) == 0 {
+		return t, nil
+	}
+	metas, err := storeRead(func() ([]cache.ActionMeta, error) { return st.ActionMeta(ctx, apps) })
+	if err != nil {
+		return nil, fmt.Errorf("%w: action metadata: %w", ErrStoreUnavailable, err)
+	}
+	// A scratch of its own: the trace keeps pointing into it.
+	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled), &scratch{})
+	return t, nil
+}
+
+// Rank returns the actions Build would list with weights w, best first, and whether the
+// hint would be confident.
+func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
+	if t.r == nil {
+		return nil, false
+	}
+	first, second := -1.0, math.Inf(-1)
+	firstStep := -1
+	var app string
+	t.b.list(t.r, &w, func(c *cand, score float64, ci int) {
+		switch {
+		case actions == nil:
+			first, app, firstStep = score, t.r.metas[c.i].App, t.r.step(ci)
+		case second == math.Inf(-1) && t.r.step(ci) == firstStep:
+			second = score
+		}
+		actions = append(actions, t.r.metas[c.i].Action)
+	})
+	return actions, actions != nil && t.r.confident(&w, first, second, app)
+}

@@ -1,0 +1,208 @@
+package hint
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+)
+
+// Features of one (prompt clause, action) pair. An action's score for a clause is the dot
+// product of its features with the weights; see Weights.
+const (
+	// Prompt words matched in the action's slug words, display name, description: the sum of
+	// each matched term's weight (its role in the clause) times its IDF over the candidates.
+	featSlug = iota
+	featName
+	featDesc
+	// The same for terms that expand a prompt word, by source, in the slug or name ("key")
+	// and in the description.
+	featSynKey
+	featSynDesc
+	featDerivKey
+	featDerivDesc
+	featHyperKey
+	featHyperDesc
+	featAssocKey
+	featAssocDesc
+	featContextKey
+	featContextDesc
+	// The clause's intent verb against the action's main verb: the same class, the same
+	// family, add for create, a verb of a family that partly overlaps (create and update,
+	// send and create), a verb of another family, no verb in the slug.
+	featVerbSame
+	featVerbFamily
+	featVerbAddCreate
+	featVerbRelated
+	featVerbConflict
+	featVerbNone
+	// A capability of the action equal to a specific one the clause asks for; an action
+	// whose specific capabilities are all other than the clause's specific ones.
+	featCapability
+	featCapabilityOther
+	// Read actions: several things asked for and a list or search action; several asked
+	// for and an action that takes one ID; one thing by ID and a get; a thing known by name
+	// and a search.
+	featPluralList
+	featPluralByID
+	featIDGet
+	featNameSearch
+	// The app: named by the clause (the mention's strength), another app named instead,
+	// how central the clause's object is to the app (the share of its actions whose slug
+	// holds it, relative to the app where it is most central), whether it is one of the
+	// app's main objects, and the clause's words in the app's own description.
+	featAppNamed
+	featAppOther
+	featAppObject
+	featMainObject
+	featAppDesc
+	// The classifier's confidence in the action's capabilities.
+	featConfidence
+	// Slug words the clause does not explain (at most maxUnexplained).
+	featUnexplained
+	numFeatures
+)
+
+// Selection parameters, stored after the feature weights.
+const (
+	paramKeepRatio       = numFeatures + iota // listed actions score at least this share of the clause's best
+	paramMinScore                             // ... and at least this much
+	paramConfidentAt                          // top score from which the hint carries "You MUST call"
+	paramConfidentMargin                      // ... when it leads the clause's next action by this much
+	numWeights
+)
+
+var weightNames = [numWeights]string{
+	featSlug: "slug", featName: "name", featDesc: "desc",
+	featSynKey: "synonym_key", featSynDesc: "synonym_desc",
+	featDerivKey: "derived_key", featDerivDesc: "derived_desc",
+	featHyperKey: "hypernym_key", featHyperDesc: "hypernym_desc",
+	featAssocKey: "assoc_key", featAssocDesc: "assoc_desc",
+	featContextKey: "context_key", featContextDesc: "context_desc",
+	featVerbSame: "verb_same", featVerbFamily: "verb_family", featVerbAddCreate: "verb_add_create",
+	featVerbRelated: "verb_related", featVerbConflict: "verb_conflict", featVerbNone: "verb_none",
+	featCapability: "capability", featCapabilityOther: "capability_other",
+	featPluralList: "plural_list", featPluralByID: "plural_by_id", featIDGet: "id_get", featNameSearch: "name_search",
+	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
+	featConfidence: "confidence", featUnexplained: "unexplained",
+	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramConfidentAt: "confident_at",
+	paramConfidentMargin: "confident_margin",
+}
+
+// Weights are the ranking's weights: one per feature of a (clause, action) pair, and the
+// selection parameters (what share of the best score an action needs to be listed, the least
+// score, and the score and lead over the next action from which the hint is confident). The package ships weights fitted on
+// labelled prompts (DefaultWeights); hint/hinteval fits new ones. A Weights is a plain value,
+// safe to copy and to share.
+type Weights struct {
+	v [numWeights]float64
+}
+
+//go:embed weights.json
+var weightsJSON []byte
+
+var defaultWeights = sync.OnceValue(func() Weights {
+	var w Weights
+	// weights.json is part of the package and checked by its tests; should it fail to
+	// parse, neutral weights still rank by matched words and verbs.
+	if err := json.Unmarshal(weightsJSON, &w); err != nil {
+		return NeutralWeights()
+	}
+	return w
+})
+
+// DefaultWeights returns the weights the package ships (weights.json, fitted by
+// hinteval.Fit on the project's labelled prompts).
+func DefaultWeights() Weights { return defaultWeights() }
+
+// NeutralWeights are the starting point of fitting (hinteval.Fit): every match counts by its field, a verb
+// that agrees counts, and nothing else does.
+func NeutralWeights() Weights {
+	var w Weights
+	for k, v := range map[int]float64{
+		featSlug: 1, featName: 0.8, featDesc: 0.3, featSynKey: 0.3, featSynDesc: 0.1,
+		featDerivKey: 0.3, featDerivDesc: 0.1, featHyperKey: 0.15, featHyperDesc: 0.05,
+		featAssocKey: 0.2, featAssocDesc: 0.05, featContextKey: 0.5, featContextDesc: 0.15,
+		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
+		featCapability: 1.2, featCapabilityOther: -0.5, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
+		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,
+		featConfidence: 0.3, featUnexplained: -0.6,
+		paramKeepRatio: 0.4, paramMinScore: 0.3, paramConfidentAt: 3, paramConfidentMargin: 1,
+	} {
+		w.v[k] = v
+	}
+	return w
+}
+
+// WeightNames lists the names of the weights, in their order.
+func WeightNames() []string { return append([]string(nil), weightNames[:]...) }
+
+// Get returns the weight with the given name.
+func (w Weights) Get(name string) (float64, bool) {
+	for i, n := range weightNames {
+		if n == name {
+			return w.v[i], true
+		}
+	}
+	return 0, false
+}
+
+// With returns w with the named weight set to v. An unknown name leaves w unchanged.
+func (w Weights) With(name string, v float64) Weights {
+	for i, n := range weightNames {
+		if n == name {
+			w.v[i] = v
+		}
+	}
+	return w
+}
+
+// MarshalJSON writes the weights as an object of names to values, sorted by name.
+func (w Weights) MarshalJSON() ([]byte, error) {
+	m := make(map[string]float64, numWeights)
+	for i, n := range weightNames {
+		m[n] = math.Round(w.v[i]*1e4) / 1e4
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads an object of names to values. Every weight must be present and finite;
+// an unknown name is an error.
+func (w *Weights) UnmarshalJSON(b []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("hint: weights: %w", err)
+	}
+	var out Weights
+	seen := 0
+	for name, v := range m {
+		i := -1
+		for k, n := range weightNames {
+			if n == name {
+				i = k
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("hint: weights: unknown weight %q", name)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("hint: weights: %q is not finite", name)
+		}
+		out.v[i] = v
+		seen++
+	}
+	if seen != numWeights {
+		var missing []string
+		for _, n := range weightNames {
+			if _, ok := m[n]; !ok {
+				missing = append(missing, n)
+			}
+		}
+		sort.Strings(missing)
+		return fmt.Errorf("hint: weights: missing %v", missing)
+	}
+	*w = out
+	return nil
+}

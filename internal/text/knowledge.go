@@ -1,0 +1,375 @@
+package text
+
+import (
+	"bufio"
+	"compress/gzip"
+	"embed"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The tables the analyser's open-class knowledge comes from. Both are generated, never
+// edited by hand:
+//   - data/wordnet.txt.gz by cmd/wordnetgen from WordNet 3.0 (licence: data/WORDNET-LICENSE):
+//     synonyms, derivations, attributes, entailments, hypernyms, irregular inflections;
+//   - data/catalog.txt.gz by cmd/cataloggen from a Composio catalogue snapshot: its vocabulary,
+//     word associations, abbreviations, app aliases and the words apps describe themselves with.
+//
+//go:embed data/wordnet.txt.gz data/catalog.txt.gz
+var dataFS embed.FS
+
+// Source says where a prompt term comes from. The ranking weighs each source on its own, so
+// that what a general source adds is learnt, not assumed.
+type Source uint8
+
+// Sources of prompt terms.
+const (
+	SourceWord     Source = iota // the prompt's own word (stemmed, repaired, abbreviation expanded)
+	SourceSynonym                // a WordNet synonym of a prompt word
+	SourceDerived                // a WordNet derivation, attribute or entailment of a prompt word
+	SourceHypernym               // a WordNet hypernym of a prompt word
+	SourceAssoc                  // a word the catalogue's descriptions associate with a prompt word
+	SourceContext                // implied by the context: an earlier step, the app named, the verb
+	NumSources
+)
+
+// Relation is one expansion of a stem: the related stem, its weight in (0, 1], and its
+// source.
+type Relation struct {
+	Stem   string
+	Weight float64
+	Source Source
+}
+
+// AppAlias is a name people use for an app, as words.
+type AppAlias struct {
+	Words    []string // lower-case words, e.g. ["google", "sheets"]
+	App      string   // the app slug, lower case
+	Strength float64  // 1 for a name; 0.5 for a name that is also a common word
+}
+
+// knowledge is the parsed tables. It is built once and never changed.
+type knowledge struct {
+	canon    map[string][]string   // raw word -> the words it stands for (inflections, abbreviations)
+	wn       map[string][]Relation // stem (phrase: stems joined by spaces) -> relations
+	phrases  map[string][]string   // first stem -> phrase keys of wn opening with it, longest first
+	assoc    map[string][]Relation // stem -> catalogue associations
+	known    map[string]int        // stem -> catalogue document frequency (1 for WordNet-only words)
+	aliases  map[string][]AppAlias // first word -> aliases opening with it
+	appTerms map[string][]string   // app -> stems of its self-description
+	describe map[string][]string   // stem -> apps whose self-description holds it
+}
+
+// maxPerWord bounds the expansions kept per prompt word and source.
+const maxPerWord = 6
+
+var loadKnowledge = sync.OnceValue(func() *knowledge {
+	k := &knowledge{
+		canon: map[string][]string{}, wn: map[string][]Relation{}, phrases: map[string][]string{},
+		assoc: map[string][]Relation{}, known: map[string]int{}, aliases: map[string][]AppAlias{},
+		appTerms: map[string][]string{}, describe: map[string][]string{},
+	}
+	// The tables are part of the binary and checked by the package tests; a read error here
+	// would be a build defect, and an empty knowledge base still analyses prompts.
+	cat, _ := readLines("data/catalog.txt.gz")
+	wn, _ := readLines("data/wordnet.txt.gz")
+	// Inflections and abbreviations first: they decide how every other word is stemmed.
+	lemmas := map[string]bool{}
+	for _, l := range wn {
+		if l[0] == "x" {
+			k.canon[l[1]] = []string{l[2]}
+		} else if !strings.Contains(l[0], " ") {
+			lemmas[l[0]] = true
+		}
+	}
+	for _, l := range cat {
+		// An abbreviation counts only when it is no English word of its own ("can", "end").
+		if l[0] == "B" && !lemmas[l[1]] && k.canon[l[1]] == nil {
+			k.canon[l[1]] = strings.Fields(l[2])
+		}
+	}
+	stem := func(w string) string { return canonStem(k.canon, w) }
+	stems := func(phrase string) string {
+		ws := strings.Fields(phrase)
+		for i, w := range ws {
+			ws[i] = stem(w)
+		}
+		return strings.Join(ws, " ")
+	}
+	for _, l := range cat {
+		if l[0] == "V" {
+			df, _ := strconv.Atoi(l[2])
+			s := stem(l[1])
+			k.known[s] = max(k.known[s], df)
+		}
+	}
+	inCatalog := func(s string) bool { return k.known[s] > 0 }
+	for l := range lemmas {
+		if s := stem(l); k.known[s] == 0 {
+			k.known[s] = -1 // known as English, absent from the catalogue
+		}
+	}
+	for _, l := range wn {
+		if l[0] == "x" || len(l) < 3 {
+			continue
+		}
+		key := stems(l[0])
+		for _, part := range strings.Split(l[2], ";") {
+			if len(part) < 3 || part[1] != ':' {
+				continue
+			}
+			src := SourceSynonym
+			switch part[0] {
+			case 'd', 'a', 'e':
+				src = SourceDerived
+			case 'h':
+				src = SourceHypernym
+			}
+			for _, t := range strings.Split(part[2:], ",") {
+				w := 1.0
+				if i := strings.LastIndexByte(t, '/'); i > 0 {
+					w, _ = strconv.ParseFloat(t[i+1:], 64)
+					t = t[:i]
+				}
+				if strings.Contains(t, " ") {
+					continue // a phrase matches no single action word
+				}
+				ts := stem(t)
+				if ts == key || !inCatalog(ts) {
+					continue
+				}
+				k.wn[key] = addRelation(k.wn[key], Relation{Stem: ts, Weight: w, Source: src})
+			}
+		}
+		if first, _, ok := strings.Cut(key, " "); ok && !slices.Contains(k.phrases[first], key) {
+			k.phrases[first] = append(k.phrases[first], key)
+		}
+	}
+	for first, ps := range k.phrases {
+		slices.SortFunc(ps, func(a, b string) int { return strings.Count(b, " ") - strings.Count(a, " ") })
+		k.phrases[first] = ps
+	}
+	for key, rs := range k.wn {
+		k.wn[key] = capRelations(rs)
+	}
+	for _, l := range cat {
+		switch l[0] {
+		case "A":
+			key := stem(l[1])
+			for _, t := range strings.Split(l[2], ",") {
+				w := 1.0
+				if i := strings.LastIndexByte(t, '/'); i > 0 {
+					w, _ = strconv.ParseFloat(t[i+1:], 64)
+					t = t[:i]
+				}
+				if ts := stem(t); ts != key {
+					k.assoc[key] = addRelation(k.assoc[key], Relation{Stem: ts, Weight: w, Source: SourceAssoc})
+				}
+			}
+		case "P":
+			if len(l) < 4 {
+				continue
+			}
+			s, _ := strconv.ParseFloat(l[3], 64)
+			ws := strings.Fields(l[2])
+			k.aliases[ws[0]] = append(k.aliases[ws[0]], AppAlias{Words: ws, App: l[1], Strength: s})
+		case "D":
+			var ss []string
+			for _, w := range strings.Split(l[2], ",") {
+				if s := stem(w); !slices.Contains(ss, s) {
+					ss = append(ss, s)
+				}
+			}
+			k.appTerms[l[1]] = ss
+			for _, x := range ss {
+				k.describe[x] = append(k.describe[x], l[1])
+			}
+		}
+	}
+	return k
+})
+
+// readLines reads a gzipped table: one record per line, fields separated by tabs, comment
+// lines (#) skipped.
+func readLines(name string) ([][]string, error) {
+	f, err := dataFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]string
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		out = append(out, strings.Split(line, "\t"))
+	}
+	if err := sc.Err(); err != nil && err != io.EOF {
+		return out, err
+	}
+	return out, nil
+}
+
+// canonStem stems a word after folding it to the word it stands for, when that is one word.
+func canonStem(canon map[string][]string, w string) string {
+	if c, ok := canon[w]; ok && len(c) == 1 {
+		return Stem(c[0])
+	}
+	s := Stem(w)
+	if c, ok := canon[s]; ok && len(c) == 1 {
+		return Stem(c[0])
+	}
+	return s
+}
+
+func addRelation(rs []Relation, r Relation) []Relation {
+	for i := range rs {
+		if rs[i].Stem == r.Stem {
+			// A stem reached two ways keeps the closer source and the larger weight.
+			if r.Source < rs[i].Source {
+				rs[i].Source = r.Source
+			}
+			rs[i].Weight = max(rs[i].Weight, r.Weight)
+			return rs
+		}
+	}
+	return append(rs, r)
+}
+
+// capRelations keeps the strongest maxPerWord relations of each source, strongest first.
+func capRelations(rs []Relation) []Relation {
+	slices.SortStableFunc(rs, func(a, b Relation) int {
+		switch {
+		case a.Source != b.Source:
+			return int(a.Source) - int(b.Source)
+		case a.Weight > b.Weight:
+			return -1
+		case a.Weight < b.Weight:
+			return 1
+		}
+		return strings.Compare(a.Stem, b.Stem)
+	})
+	out := rs[:0]
+	n := 0
+	for i, r := range rs {
+		if i > 0 && r.Source != rs[i-1].Source {
+			n = 0
+		}
+		if n < maxPerWord {
+			out = append(out, r)
+		}
+		n++
+	}
+	return out
+}
+
+// Expansions calls f for each relation of a stem (or a phrase of stems joined by spaces)
+// from WordNet, then from the catalogue, strongest first within each source.
+func (a *Analyzer) Expansions(stem string, f func(Relation)) {
+	for _, r := range a.kb.wn[stem] {
+		f(r)
+	}
+	for _, r := range a.kb.assoc[stem] {
+		f(r)
+	}
+}
+
+// AppTerms returns the stems an app describes itself with (its catalogue description and
+// categories); nil for an app the tables do not know.
+func (a *Analyzer) AppTerms(app string) []string { return a.kb.appTerms[app] }
+
+// AppsDescribedBy returns the apps whose self-description holds a stem.
+func (a *Analyzer) AppsDescribedBy(stem string) []string { return a.kb.describe[stem] }
+
+// KnownStem reports whether a stem is a word of the catalogue or of WordNet, and its
+// catalogue document frequency (0 for a word WordNet knows and the catalogue does not).
+func (a *Analyzer) KnownStem(stem string) (df int, ok bool) {
+	df, ok = a.kb.known[stem]
+	return max(df, 0), ok
+}
+
+// repair returns the known word a lower-case word is most likely a typo of: the word one
+// edit away (a letter dropped, added, changed, or two swapped) whose stem the catalogue uses
+// most; "" when the word is known, too short, or no such word exists.
+func (a *Analyzer) repair(w string) string {
+	if len(w) < 5 || !isLetters(w) {
+		return ""
+	}
+	if _, ok := a.kb.known[a.Stem(w)]; ok {
+		return ""
+	}
+	best, bestDF := "", 0
+	try := func(c string) {
+		df, ok := a.kb.known[a.Stem(c)]
+		if !ok {
+			return
+		}
+		df = max(df, 0) + 1
+		if df > bestDF || df == bestDF && c < best {
+			best, bestDF = c, df
+		}
+	}
+	b := []byte(w)
+	buf := make([]byte, 0, len(b)+1)
+	for i := 0; i <= len(b); i++ {
+		if i < len(b) {
+			try(string(append(append(buf[:0], b[:i]...), b[i+1:]...))) // deletion
+			if i+1 < len(b) {
+				buf = append(append(buf[:0], b...), 0)[:len(b)]
+				buf[i], buf[i+1] = buf[i+1], buf[i]
+				try(string(buf)) // transposition
+			}
+		}
+		for c := byte('a'); c <= 'z'; c++ {
+			try(string(append(append(append(buf[:0], b[:i]...), c), b[i:]...))) // insertion
+			if i < len(b) && c != b[i] {
+				buf = append(buf[:0], b...)
+				buf[i] = c
+				try(string(buf)) // substitution
+			}
+		}
+	}
+	return best
+}
+
+func isLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// Synonyms returns the stems WordNet gives as synonyms of a stem; nil when none.
+func (a *Analyzer) Synonyms(stem string) []string {
+	var out []string
+	for _, r := range a.kb.wn[stem] {
+		if r.Source == SourceSynonym {
+			out = append(out, r.Stem)
+		}
+	}
+	return out
+}
+
+// AppAliases returns the apps a single lower-case word names ("gsheets" -> googlesheets),
+// from the apps' display names.
+func (a *Analyzer) AppAliases(word string) []string {
+	var out []string
+	for _, al := range a.kb.aliases[word] {
+		if len(al.Words) == 1 && !slices.Contains(out, al.App) {
+			out = append(out, al.App)
+		}
+	}
+	return out
+}
