@@ -153,7 +153,7 @@ func ExampleExecutor_RunStep() {
 		executortest.CallTools(executortest.Call("c1", "GMAIL_SEND_EMAIL", `{"to":"jay@example.com","body":"Meeting at 3."}`)),
 		executortest.Say("Email sent."),
 	)
-	res, err := ex.RunStep(ctx, llm, executor.Step{Prompt: "Send an email to jay@example.com: meeting at 3.", Hints: st, Resolver: resolver})
+	res, err := ex.RunStep(ctx, llm, executor.Step{Prompt: "Use GMAIL_SEND_EMAIL to tell jay@example.com: meeting at 3.", Hints: st, Resolver: resolver})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -13,8 +13,8 @@
 //     clause that asks to delete, remove, archive or cancel, and only when they do that.
 //   - features: each candidate is described by a few dozen features — IDF-weighted matches
 //     by field (slug words, display name, description) and by where the matched word comes
-//     from (the prompt itself, a WordNet synonym, derivation or hypernym, a word the
-//     catalogue's descriptions associate with it, the context), the intent verb against the
+//     from (the prompt itself, a WordNet synonym, derivation or hypernym, the context), the
+//     intent verb against the
 //     action's main verb, capability agreement, list-versus-get fit, the app the clause
 //     names, how central the clause's object is to the app, the app's own description, and
 //     slug words the prompt does not explain.
@@ -30,7 +30,7 @@
 // action and points the model at the search_tools meta-tool with the apps in scope.
 //
 // The open-class knowledge the analysis uses — synonyms, derivations, phrasal verbs, app
-// aliases, abbreviations, an app's main objects, associations — is generated from general
+// aliases, abbreviations, an app's main objects and self-description — is generated from general
 // sources (WordNet and the catalogue itself) by the commands under internal/text/cmd; only
 // closed word classes (stop words, prepositions, time words, verb classes) are written by
 // hand.

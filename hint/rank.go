@@ -270,9 +270,12 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 			si++
 		}
 	}
+	// IDF over the candidate actions, divided by the IDF of a term only one action holds,
+	// so that scores mean the same for two apps and for two hundred.
 	var idf [maxTerms]float64
+	top := math.Log(1 + (float64(n)+0.5)/0.5)
 	for k := range r.table {
-		idf[k] = math.Log(1 + (float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5))
+		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
 	}
 	r.lists = make([][]cand, len(r.clauses))
 	found := false
@@ -605,8 +608,6 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 					fk, fd = featDerivKey, featDerivDesc
 				case text.SourceHypernym:
 					fk, fd = featHyperKey, featHyperDesc
-				case text.SourceAssoc:
-					fk, fd = featAssocKey, featAssocDesc
 				}
 				if key {
 					c.f[fk] += v

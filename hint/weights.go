@@ -25,8 +25,6 @@ const (
 	featDerivDesc
 	featHyperKey
 	featHyperDesc
-	featAssocKey
-	featAssocDesc
 	featContextKey
 	featContextDesc
 	// The clause's intent verb against the action's main verb: the same class, the same
@@ -79,7 +77,6 @@ var weightNames = [numWeights]string{
 	featSynKey: "synonym_key", featSynDesc: "synonym_desc",
 	featDerivKey: "derived_key", featDerivDesc: "derived_desc",
 	featHyperKey: "hypernym_key", featHyperDesc: "hypernym_desc",
-	featAssocKey: "assoc_key", featAssocDesc: "assoc_desc",
 	featContextKey: "context_key", featContextDesc: "context_desc",
 	featVerbSame: "verb_same", featVerbFamily: "verb_family", featVerbAddCreate: "verb_add_create",
 	featVerbRelated: "verb_related", featVerbConflict: "verb_conflict", featVerbNone: "verb_none",
@@ -122,9 +119,11 @@ func DefaultWeights() Weights { return defaultWeights() }
 func NeutralWeights() Weights {
 	var w Weights
 	for k, v := range map[int]float64{
-		featSlug: 1, featName: 0.8, featDesc: 0.3, featSynKey: 0.3, featSynDesc: 0.1,
-		featDerivKey: 0.3, featDerivDesc: 0.1, featHyperKey: 0.15, featHyperDesc: 0.05,
-		featAssocKey: 0.2, featAssocDesc: 0.05, featContextKey: 0.5, featContextDesc: 0.15,
+		// Matches: IDF is scaled to [0, 1] (one for a word a single action holds), so a
+		// matched word of the clause's object weighs about as much as an agreeing verb.
+		featSlug: 6, featName: 5, featDesc: 2, featSynKey: 2, featSynDesc: 0.6,
+		featDerivKey: 2, featDerivDesc: 0.6, featHyperKey: 1, featHyperDesc: 0.3,
+		featContextKey: 3, featContextDesc: 1,
 		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
 		featCapability: 1.2, featCapabilityOther: -0.5, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
 		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,

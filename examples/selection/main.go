@@ -172,7 +172,6 @@ var ablations = []struct {
 	{"WordNet synonyms", []string{"synonym_key", "synonym_desc"}},
 	{"WordNet derivations, attributes, entailments", []string{"derived_key", "derived_desc"}},
 	{"WordNet hypernyms", []string{"hypernym_key", "hypernym_desc"}},
-	{"catalogue associations", []string{"assoc_key", "assoc_desc"}},
 	{"context (earlier steps, app main objects as terms, capability objects)", []string{"context_key", "context_desc"}},
 	{"app objects (share and main objects, from slugs)", []string{"app_object", "main_object"}},
 	{"app self-descriptions", []string{"app_desc"}},

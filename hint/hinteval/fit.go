@@ -25,7 +25,7 @@ type FitOptions struct {
 	Freeze []string
 	// Precision is the share of training cases with a confident hint whose top action must
 	// be right; the confidence threshold and margin are those that make the most hints
-	// confident while reaching it. Optional. Defaults to 0.93.
+	// confident while reaching it. Optional. Defaults to 0.97.
 	Precision float64
 }
 
@@ -55,7 +55,7 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 	}
 	precision := opt.Precision
 	if precision <= 0 {
-		precision = 0.93
+		precision = 0.97
 	}
 	cfg := opt.Config
 	cfg.Weights = &w

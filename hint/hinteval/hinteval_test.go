@@ -206,7 +206,7 @@ func TestFitImproves(t *testing.T) {
 		{ID: "f", Prompt: "reply to the thread from Dana", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Expect: [][]string{{"GMAIL_REPLY_TO_THREAD"}}},
 	}
 	// A start where agreeing verbs and matched slug words count against an action.
-	start := hint.NeutralWeights().With("verb_same", -1).With("verb_family", -1).With("verb_add_create", -1).With("slug", -0.5)
+	start := hint.NeutralWeights().With("verb_same", -1).With("verb_family", -1).With("verb_add_create", -1).With("slug", -1).With("name", -1)
 	w, rep, err := hinteval.Fit(ctx, st, cases, hinteval.FitOptions{Start: &start, Passes: 6})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 
 // Analyzer holds the lexicon: the closed word classes written by hand (stop words, time
 // words, prepositions, verb classes, a few idioms) and the open-class knowledge generated from
-// WordNet and the catalogue (synonyms, derivations, hypernyms, associations, abbreviations,
+// WordNet and the catalogue (synonyms, derivations, hypernyms, abbreviations,
 // inflections, app aliases). Build one with New and share it: it is immutable and safe for
 // concurrent use.
 type Analyzer struct {

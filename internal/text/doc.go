@@ -8,8 +8,8 @@
 // embedded in data/: data/wordnet.txt.gz, made by cmd/wordnetgen from WordNet 3.0 (synonyms,
 // derivations, attributes, entailments, hypernyms, phrasal verbs, irregular forms; licence in
 // data/WORDNET-LICENSE), and data/catalog.txt.gz, made by cmd/cataloggen from a Composio
-// catalogue snapshot (vocabulary for typo repair, description-to-slug word associations,
-// abbreviations, app aliases from display names, the words apps describe themselves with).
+// catalogue snapshot (vocabulary for typo repair, abbreviations, app aliases from their
+// names, the words apps describe themselves with).
 // The build never needs either source; regenerate the tables with the commands when the
 // sources or the hand-written classes change (a test checks the catalogue table is current).
 package text

@@ -16,7 +16,7 @@ import (
 //   - data/wordnet.txt.gz by cmd/wordnetgen from WordNet 3.0 (licence: data/WORDNET-LICENSE):
 //     synonyms, derivations, attributes, entailments, hypernyms, irregular inflections;
 //   - data/catalog.txt.gz by cmd/cataloggen from a Composio catalogue snapshot: its vocabulary,
-//     word associations, abbreviations, app aliases and the words apps describe themselves with.
+//     abbreviations, app aliases and the words apps describe themselves with.
 //
 //go:embed data/wordnet.txt.gz data/catalog.txt.gz
 var dataFS embed.FS
@@ -31,7 +31,6 @@ const (
 	SourceSynonym                // a WordNet synonym of a prompt word
 	SourceDerived                // a WordNet derivation, attribute or entailment of a prompt word
 	SourceHypernym               // a WordNet hypernym of a prompt word
-	SourceAssoc                  // a word the catalogue's descriptions associate with a prompt word
 	SourceContext                // implied by the context: an earlier step, the app named, the verb
 	NumSources
 )
@@ -56,7 +55,6 @@ type knowledge struct {
 	canon    map[string][]string   // raw word -> the words it stands for (inflections, abbreviations)
 	wn       map[string][]Relation // stem (phrase: stems joined by spaces) -> relations
 	phrases  map[string][]string   // first stem -> phrase keys of wn opening with it, longest first
-	assoc    map[string][]Relation // stem -> catalogue associations
 	known    map[string]int        // stem -> catalogue document frequency (1 for WordNet-only words)
 	aliases  map[string][]AppAlias // first word -> aliases opening with it
 	appTerms map[string][]string   // app -> stems of its self-description
@@ -69,7 +67,7 @@ const maxPerWord = 6
 var loadKnowledge = sync.OnceValue(func() *knowledge {
 	k := &knowledge{
 		canon: map[string][]string{}, wn: map[string][]Relation{}, phrases: map[string][]string{},
-		assoc: map[string][]Relation{}, known: map[string]int{}, aliases: map[string][]AppAlias{},
+		known: map[string]int{}, aliases: map[string][]AppAlias{},
 		appTerms: map[string][]string{}, describe: map[string][]string{},
 	}
 	// The tables are part of the binary and checked by the package tests; a read error here
@@ -157,18 +155,6 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 	}
 	for _, l := range cat {
 		switch l[0] {
-		case "A":
-			key := stem(l[1])
-			for _, t := range strings.Split(l[2], ",") {
-				w := 1.0
-				if i := strings.LastIndexByte(t, '/'); i > 0 {
-					w, _ = strconv.ParseFloat(t[i+1:], 64)
-					t = t[:i]
-				}
-				if ts := stem(t); ts != key {
-					k.assoc[key] = addRelation(k.assoc[key], Relation{Stem: ts, Weight: w, Source: SourceAssoc})
-				}
-			}
 		case "P":
 			if len(l) < 4 {
 				continue
@@ -273,13 +259,10 @@ func capRelations(rs []Relation) []Relation {
 	return out
 }
 
-// Expansions calls f for each relation of a stem (or a phrase of stems joined by spaces)
-// from WordNet, then from the catalogue, strongest first within each source.
+// Expansions calls f for each WordNet relation of a stem (or a phrase of stems joined by
+// spaces), strongest first within each source.
 func (a *Analyzer) Expansions(stem string, f func(Relation)) {
 	for _, r := range a.kb.wn[stem] {
-		f(r)
-	}
-	for _, r := range a.kb.assoc[stem] {
 		f(r)
 	}
 }

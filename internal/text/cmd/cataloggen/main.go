@@ -1,8 +1,7 @@
 // Command cataloggen derives general knowledge about the words of a Composio catalogue and
 // writes it as a compact, gzipped table (internal/text/data/catalog.txt.gz): the catalogue's
-// vocabulary (for typo repair), associations between the words of descriptions and the words
-// of action slugs (for prompts that do not use an action's own words), abbreviations, and app
-// aliases made from the apps' display names.
+// vocabulary (for typo repair), abbreviations, app aliases made from the apps' names, and the
+// words apps describe themselves with.
 //
 //	go run ./internal/text/cmd/cataloggen -actions ../shared/catalog/composio-actions.jsonl \
 //	    -apps ../shared/catalog/composio-apps.jsonl -out internal/text/data/catalog.txt.gz
@@ -18,29 +17,22 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/toolhint/toolhint/internal/text"
 )
 
 const (
-	minVocabDF     = 2    // actions a word must appear in to join the vocabulary
-	minPairDF      = 4    // actions a description word and a slug word must share
-	minPairApps    = 3    // ... across at least this many apps
-	maxAssoc       = 6    // associations kept per word
-	minAssoc       = 1.0  // least pointwise mutual information (natural log) kept
-	maxDescWords   = 80   // description words read per action
-	minAbbrevSeen  = 3    // actions in which an abbreviation must meet its long form
-	maxTargetShare = 0.05 // share of slugs beyond which a word is too common to associate
-	maxAppTerms    = 24   // description words kept per app
-	commonApps     = 8    // apps whose actions use a word, from which it is a common word
-	vendorApps     = 3    // display names a first word must open to count as a vendor
-	qualifierApps  = 3    // display names a last word must close to count as a qualifier
+	minVocabDF    = 2  // actions a word must appear in to join the vocabulary
+	maxDescWords  = 80 // description words read per action
+	minAbbrevSeen = 3  // actions in which an abbreviation must meet its long form
+	maxAppTerms   = 24 // description words kept per app
+	commonApps    = 8  // apps whose actions use a word, from which it is a common word
+	vendorApps    = 3  // display names a first word must open to count as a vendor
+	qualifierApps = 3  // display names a last word must close to count as a qualifier
 )
 
 type action struct {
@@ -92,22 +84,20 @@ func readJSONL[T any](path string, f func(T)) error {
 
 // stats counts words per action, by stem; each stem keeps its most frequent spelling.
 type stats struct {
-	forms    map[string]map[string]int // stem -> spelling -> count
-	df       map[string]int            // stem -> actions whose slug, name or description hold it
-	slugDF   map[string]int            // stem -> actions whose slug holds it
-	descDF   map[string]int            // stem -> actions whose name or description (not slug) hold it
-	pair     map[[2]string]int         // (description stem, slug stem) -> actions
-	pairApps map[[2]string]map[string]bool
-	abbrev   map[[2]string]int          // (short, long) -> actions where both appear
-	apps     map[string]map[string]bool // stem -> apps whose actions hold it
-	n        int
+	forms  map[string]map[string]int  // stem -> spelling -> count
+	df     map[string]int             // stem -> actions whose slug, name or description hold it
+	slugDF map[string]int             // stem -> actions whose slug holds it
+	descDF map[string]int             // stem -> actions whose name or description (not slug) hold it
+	abbrev map[[2]string]int          // (short, long) -> actions where both appear
+	apps   map[string]map[string]bool // stem -> apps whose actions hold it
+	n      int
 }
 
 func run(actionsPath, appsPath, out string) error {
 	an := text.New()
 	st := &stats{
 		forms: map[string]map[string]int{}, df: map[string]int{}, slugDF: map[string]int{},
-		descDF: map[string]int{}, pair: map[[2]string]int{}, pairApps: map[[2]string]map[string]bool{},
+		descDF: map[string]int{},
 		abbrev: map[[2]string]int{}, apps: map[string]map[string]bool{},
 	}
 	err := readJSONL(actionsPath, func(a action) {
@@ -138,19 +128,6 @@ func run(actionsPath, appsPath, out string) error {
 			}
 			st.apps[s][app] = true
 		}
-		for d := range desc {
-			if slug[d] {
-				continue
-			}
-			for s := range slug {
-				k := [2]string{d, s}
-				st.pair[k]++
-				if st.pairApps[k] == nil {
-					st.pairApps[k] = map[string]bool{}
-				}
-				st.pairApps[k][app] = true
-			}
-		}
 		st.abbreviations(append(slugWords, descWords...))
 	})
 	if err != nil {
@@ -171,10 +148,9 @@ func run(actionsPath, appsPath, out string) error {
 	}
 	w := bufio.NewWriter(zw)
 	fmt.Fprintf(w, "# Derived from a Composio catalogue snapshot (%d actions, %d apps) by internal/text/cmd/cataloggen.\n", st.n, len(appList))
-	fmt.Fprintln(w, "# V word df | A word target/weight,... | B short long words | P app alias words strength | D app words,...")
+	fmt.Fprintln(w, "# V word df | B short long words | P app alias words strength | D app words,...")
 	st.writeVocab(w)
 	writeAppWords(w, appList, st)
-	st.writeAssoc(w, an)
 	st.writeAbbrev(w)
 	writeAliases(w, appList, st)
 	writeAppTerms(w, appList, an)
@@ -253,57 +229,6 @@ func (st *stats) writeVocab(w io.Writer) {
 				fmt.Fprintf(w, "V\t%s\t%d\n", form, st.df[s])
 			}
 		}
-	}
-}
-
-// writeAssoc writes, per description word, the slug words that go with it more often than
-// chance: pointwise mutual information between "the word is in the description" and "the
-// slug holds this word", over actions, for pairs seen in several apps.
-func (st *stats) writeAssoc(w io.Writer, an *text.Analyzer) {
-	type cand struct {
-		slug string
-		pmi  float64
-	}
-	by := map[string][]cand{}
-	n := float64(st.n)
-	for k, c := range st.pair {
-		if c < minPairDF || len(st.pairApps[k]) < minPairApps {
-			continue
-		}
-		d, s := k[0], k[1]
-		// A verb, or a word in a large share of all slugs ("id", "details"), says nothing
-		// about what the action is about.
-		if _, verb := an.VerbClass(s); verb || float64(st.slugDF[s]) > maxTargetShare*n {
-			continue
-		}
-		pmi := math.Log(float64(c) * n / (float64(st.descDF[d]) * float64(st.slugDF[s])))
-		if pmi < minAssoc {
-			continue
-		}
-		by[d] = append(by[d], cand{s, pmi})
-	}
-	var keys []string
-	for d := range by {
-		keys = append(keys, d)
-	}
-	sort.Strings(keys)
-	for _, d := range keys {
-		cs := by[d]
-		sort.Slice(cs, func(i, j int) bool {
-			if cs[i].pmi != cs[j].pmi {
-				return cs[i].pmi > cs[j].pmi
-			}
-			return cs[i].slug < cs[j].slug
-		})
-		if len(cs) > maxAssoc {
-			cs = cs[:maxAssoc]
-		}
-		top := cs[0].pmi
-		var parts []string
-		for _, c := range cs {
-			parts = append(parts, st.form(c.slug)+"/"+strconv.FormatFloat(c.pmi/top, 'f', 2, 64))
-		}
-		fmt.Fprintf(w, "A\t%s\t%s\n", st.form(d), strings.Join(parts, ","))
 	}
 }
 
