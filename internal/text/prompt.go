@@ -84,7 +84,7 @@ type token struct {
 func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
 	toks := a.tokens(prompt)
 	toks = a.rewrite(toks)
-	groups := a.split(toks)
+	groups := a.split(toks, apps)
 	var p Prompt
 	for _, g := range groups {
 		c := a.clause(g, apps)
@@ -536,7 +536,7 @@ func (a *Analyzer) matchRewrite(toks []token, wild, skipped []token) (rewrite, i
 
 // split cuts the token stream into clauses: at sentence ends, and at a comma or a joining
 // word ("and", "then", "also") followed by a verb.
-func (a *Analyzer) split(toks []token) [][]token {
+func (a *Analyzer) split(toks []token, apps []string) [][]token {
 	var groups [][]token
 	var cur []token
 	flush := func() {
@@ -552,7 +552,7 @@ func (a *Analyzer) split(toks []token) [][]token {
 			flush()
 			continue
 		case t.kind == tokSoft || (t.kind == tokWord && isJoiner(t.word)):
-			if a.verbFollows(toks[i+1:]) && a.hasVerbOrContent(cur) && (t.kind != tokSoft || a.substantial(toks[i+1:])) {
+			if a.verbFollows(toks[i+1:], apps) && a.hasVerbOrContent(cur) && (t.kind != tokSoft || a.substantial(toks[i+1:])) {
 				flush()
 				continue
 			}
@@ -601,7 +601,7 @@ func isJoiner(w string) bool {
 }
 
 // verbFollows reports whether the next content word is a strict verb.
-func (a *Analyzer) verbFollows(toks []token) bool {
+func (a *Analyzer) verbFollows(toks []token, apps []string) bool {
 	for i, t := range toks {
 		if t.kind == tokSoft {
 			continue
@@ -616,19 +616,38 @@ func (a *Analyzer) verbFollows(toks []token) bool {
 		if _, ok := a.verbs[st]; ok {
 			return true
 		}
-		// A noun used as a verb, followed by its object: "and email them the agenda".
-		if _, ok := a.nounVerbs[st]; ok {
-			j := i + 1
-			for j < len(toks) && toks[j].kind == tokSoft {
-				j++
-			}
-			if j < len(toks) && (toks[j].kind == tokWord && isDeterminer(toks[j].word) || toks[j].kind == tokContent || toks[j].kind == tokEntity) {
-				return true // "and comment 'LGTM'", "and email them", "and ping @dana"
-			}
+		// A noun used as a verb, followed by its object: "and email them the agenda"; an
+		// app's name used so sends through the app: "then DocuSign them the contract".
+		_, nounVerb := a.nounVerbs[st]
+		if n := appNameAt(toks[i:], apps); nounVerb || n > 0 {
+			return objectFollows(toks[i+max(n, 1):]) // "and comment 'LGTM'", "and ping @dana"
 		}
 		return false
 	}
 	return false
+}
+
+// objectFollows reports whether the next token opens an object: a determiner or pronoun,
+// quoted content, or an entity.
+func objectFollows(toks []token) bool {
+	j := 0
+	for j < len(toks) && toks[j].kind == tokSoft {
+		j++
+	}
+	return j < len(toks) && (toks[j].kind == tokWord && isDeterminer(toks[j].word) || toks[j].kind == tokContent || toks[j].kind == tokEntity)
+}
+
+// appNameAt returns how many words at the start of toks spell one of apps; 0 when none do.
+func appNameAt(toks []token, apps []string) int {
+	if len(toks) == 0 || toks[0].kind != tokWord {
+		return 0
+	}
+	for _, app := range apps {
+		if n := spells(app, toks); n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 func isDeterminer(w string) bool {
@@ -757,6 +776,13 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 				c.Verb, verbAt = cl, i
 				break
 			}
+		}
+	}
+	// An app's name where the verb should be, followed by whom or what, sends through the
+	// app ("WhatsApp each invitee a reminder", "DocuSign them the contract").
+	if f := firstWord(toks); c.Verb == "" && !question && f >= 0 {
+		if n := appNameAt(toks[f:], apps); n > 0 && objectFollows(toks[f+n:]) {
+			c.Verb = VerbSend
 		}
 	}
 	if c.Verb == "" && question {

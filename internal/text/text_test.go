@@ -152,6 +152,8 @@ func TestPrompt(t *testing.T) {
 			[]clause{{Verb: text.VerbList, Has: []string{a.Stem("monitor")}}}},
 		{"an adjective after an article is no verb", "the new intern starts monday",
 			[]clause{{Verb: "", Has: []string{a.Stem("intern")}}}},
+		{"an app's name as a verb sends through it", "list tomorrow's meetings and slack each attendee a reminder",
+			[]clause{{Verb: text.VerbList}, {Verb: text.VerbSend, Apps: []string{"slack"}}}},
 		{"empty", "   ", nil},
 	}
 	for _, tt := range tests {
