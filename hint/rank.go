@@ -404,11 +404,6 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string
 			info.verbs = append(info.verbs, t.Stem)
 		}
 	}
-	// Every verb word has a table slot (weightless when the clause does not count it), so
-	// that whether a slug holds it is read off the slug's mask.
-	for _, v := range info.verbs {
-		slot(v)
-	}
 	info.genericVerbMask = info.verbMask
 	if w := info.c.VerbWord; w != "" && w != b.an.Stem(info.c.Verb) {
 		if k := slices.Index(*table, w); k >= 0 {
@@ -429,6 +424,11 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string
 		if k := slices.Index(*table, text.VerbGet); k >= 0 && info.c.VerbWord != text.VerbGet {
 			info.w[k], info.mask = 0, info.mask&^(1<<k)
 		}
+	}
+	// Every verb word has a table slot (weightless when the clause does not count it), so
+	// that whether a slug holds it is read off the slug's mask.
+	for _, v := range info.verbs {
+		slot(v)
 	}
 	for _, m := range c.Apps {
 		info.appStrength = max(info.appStrength, m.Strength)
