@@ -30,10 +30,10 @@ type appIndex struct {
 	// 2 description), each (action, field) pair once. Matching a prompt then touches only
 	// the postings of its own terms, not every term of every action.
 	post map[uint32][]uint32
-	// has is a 512-bit filter of the term IDs in post (ID mod 512): a term whose bit is
+	// has is a 4096-bit filter of the term IDs in post (ID mod 4096): a term whose bit is
 	// clear has no postings here, so the map need not be consulted. Most of a prompt's
 	// terms are absent from most apps.
-	has [8]uint64
+	has [64]uint64
 	// objects are the app's main objects (see Builder.appObjects).
 	objects []string
 	// verbs are the actions' main verb classes.
@@ -90,7 +90,7 @@ func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMe
 				if l := ix.post[id]; len(l) == 0 || l[len(l)-1] != p {
 					ix.post[id] = append(l, p)
 				}
-				ix.has[id>>6&7] |= 1 << (id & 63)
+				ix.has[id>>6&63] |= 1 << (id & 63)
 			}
 		}
 	}
@@ -127,7 +127,7 @@ func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64, base int, to
 	fields := [3][]uint64{slugM, nameM, descM}
 	for k := 0; k < t.n; k++ {
 		id := t.ids[k]
-		if !t.has[k] || ix.has[id>>6&7]&(1<<(id&63)) == 0 {
+		if !t.has[k] || ix.has[id>>6&63]&(1<<(id&63)) == 0 {
 			continue
 		}
 		bit := uint64(1) << k
