@@ -194,7 +194,11 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 
 	clauses := make([]clauseInfo, len(p.Clauses))
 	for ci, c := range p.Clauses {
-		b.prepareClause(&clauses[ci], c, &r.table, r.objectsOf)
+		var prev *clauseInfo
+		if ci > 0 {
+			prev = &clauses[ci-1]
+		}
+		b.prepareClause(&clauses[ci], c, prev, &r.table, r.objectsOf)
 		r.caps = appendUniq(r.caps, clauses[ci].caps...)
 	}
 	lookups, of := b.lookups(req, clauses, &r.table)
@@ -298,12 +302,13 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 
 // prepareClause turns an analysed clause into the ranking's view of it, adding its terms to
 // the table.
-func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string, objectsOf func(app string) []string) {
+// prev is the clause before, nil for the first.
+func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, prev *clauseInfo, table *[]string, objectsOf func(app string) []string) {
 	info.c = c
 	ts := topTerms(c.Terms, b.limits.MaxQueryTokens)
 	// A clause that names an app but not what it acts on ("search my Gmail for the
 	// booking", "find Jane Whitfield in HubSpot") is about the app's main objects.
-	if !hasObject(ts) {
+	if !hasObject(ts, c.VerbWord) {
 		for _, m := range c.Apps {
 			if m.Strength < 1 {
 				continue
@@ -363,6 +368,11 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string
 		}
 	}
 	info.caps = b.tax.ClauseCapabilities(nil, c.Verb, info.objStems, c.Text)
+	// A step that acts on what the step before named ("find the ticket … and delete it")
+	// acts on the same kind of thing.
+	if len(info.objStems) == 0 && prev != nil && c.Verb != "" {
+		info.caps = b.tax.ClauseCapabilities(nil, c.Verb, prev.objStems, c.Text)
+	}
 	// "Trigger an incident" runs nothing: when the objects cannot be run but can be
 	// created, the clause creates them.
 	if b.an.Family(c.Verb) == text.FamilyExecute && allGeneric(b.tax, info.caps) {
@@ -433,15 +443,23 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, table *[]string
 	for _, m := range c.Apps {
 		info.appStrength = max(info.appStrength, m.Strength)
 	}
-	info.byName = slices.ContainsFunc(c.Terms, func(t text.Term) bool { return t.Role == text.RoleContent })
+	// An item known by a quoted title, a proper name, or an address or handle rather than
+	// an ID is searched for.
+	email, user := b.an.Stem("email"), b.an.Stem("user")
+	info.byName = slices.ContainsFunc(c.Terms, func(t text.Term) bool {
+		return t.Role == text.RoleContent || t.Role == text.RoleEntity && (t.Stem == email || t.Stem == user)
+	})
 }
 
-// hasObject reports whether terms name something the clause acts on.
-func hasObject(ts []text.Term) bool {
+// hasObject reports whether terms name something the clause acts on, other than the verb
+// word itself ("list" in "list my Todoist" names no object).
+func hasObject(ts []text.Term, verbWord string) bool {
 	for _, t := range ts {
 		switch t.Role {
 		case text.RoleObject, text.RoleWord, text.RoleEntity:
-			return true
+			if t.Stem != verbWord {
+				return true
+			}
 		}
 	}
 	return false

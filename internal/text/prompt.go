@@ -634,7 +634,8 @@ func objectFollows(toks []token) bool {
 	for j < len(toks) && toks[j].kind == tokSoft {
 		j++
 	}
-	return j < len(toks) && (toks[j].kind == tokWord && isDeterminer(toks[j].word) || toks[j].kind == tokContent || toks[j].kind == tokEntity)
+	return j < len(toks) && (toks[j].kind == tokWord && isDeterminer(toks[j].word) || toks[j].kind == tokContent ||
+		toks[j].kind == tokEntity || toks[j].kind == tokID)
 }
 
 // appNameAt returns how many words at the start of toks spell one of apps; 0 when none do.
@@ -781,6 +782,9 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 	// An app's name where the verb should be, followed by whom or what, sends through the
 	// app ("WhatsApp each invitee a reminder", "DocuSign them the contract").
 	if f := firstWord(toks); c.Verb == "" && !question && f >= 0 {
+		for f < len(toks) && toks[f].kind == tokWord && (isJoiner(toks[f].word) || a.stop[toks[f].word]) {
+			f++
+		}
 		if n := appNameAt(toks[f:], apps); n > 0 && objectFollows(toks[f+n:]) {
 			c.Verb = VerbSend
 		}
@@ -976,8 +980,8 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 	n := len(c.Terms)
 	for i := 0; i < n; i++ {
 		t := c.Terms[i]
-		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime || t.Source != SourceWord {
-			continue
+		if t.Role == RoleVerb || t.Role == RoleContent || t.Role == RoleTime || t.Source != SourceWord || t.Stem == c.VerbWord {
+			continue // the verb word's relatives are its verb class's business
 		}
 		a.Expansions(t.Stem, func(r Relation) {
 			if a.verbs[r.Stem] == "" && !a.stop[r.Stem] { // a verb would state an intent the prompt did not
