@@ -65,3 +65,39 @@ func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
 	})
 	return actions, actions != nil && t.r.confident(&w, first, second, app)
 }
+
+// Candidate is one action a clause of a traced prompt considers, with its features: one
+// value per weight of FeatureNames, in that order. It is plain data.
+type Candidate struct {
+	Action string
+	// Named reports whether the clause names the action's app: such actions are listed
+	// before the others whatever their scores.
+	Named    bool
+	Features []float64
+}
+
+// FeatureNames lists the weights that multiply features, in the order of
+// Candidate.Features; the other weights of WeightNames are selection parameters.
+func FeatureNames() []string { return append([]string(nil), weightNames[:numFeatures]...) }
+
+// Candidates returns the candidate actions of each clause of the prompt (the steps it
+// implies after the stated ones), in no particular order. The slices are new; the caller
+// may keep them.
+func (t *Trace) Candidates() [][]Candidate {
+	if t.r == nil {
+		return nil
+	}
+	out := make([][]Candidate, len(t.r.lists))
+	for ci, l := range t.r.lists {
+		out[ci] = make([]Candidate, len(l))
+		for k := range l {
+			c := &l[k]
+			f := make([]float64, numFeatures)
+			for i, v := range c.f {
+				f[i] = float64(v)
+			}
+			out[ci][k] = Candidate{Action: t.r.metas[c.i].Action, Named: c.named, Features: f}
+		}
+	}
+	return out
+}

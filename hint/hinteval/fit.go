@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolhint/toolhint/hint"
@@ -20,6 +21,8 @@ type FitOptions struct {
 	Config hint.Config
 	// Passes bounds the rounds over all weights. Optional. Defaults to 4.
 	Passes int
+	// NoPairwise skips the first stage of the fit (see Fit). Optional.
+	NoPairwise bool
 	// Freeze names weights the fit leaves at their starting value (for ablations: start a
 	// source's weights at zero and freeze them to measure what it adds). Optional.
 	Freeze []string
@@ -37,7 +40,11 @@ type FitReport struct {
 	Passes    int     `json:"passes"`
 }
 
-// Fit fits the ranking's weights to labelled cases by coordinate ascent: each weight in turn
+// Fit fits the ranking's weights to labelled cases in two stages. First, pairwise: for every
+// expected action that is a candidate, the feature weights are moved (by gradient descent
+// on a logistic loss, with a penalty for straying from the start) so that it scores above
+// the other candidates of its clause that score highest. Then coordinate ascent: each weight
+// in turn
 // takes the value, among a few steps around its current one, that most improves the
 // objective (hit@5, plus the MRR and a quarter of hit@all, minus a little for every action
 // listed beyond six on average); a step must gain at least a quarter of a case to be taken.
@@ -70,8 +77,11 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 	}
 	f := &fitter{cases: cases, traces: traces}
 	rep := FitReport{Cases: len(cases)}
+	rep.Start = f.objective(w)
+	if !opt.NoPairwise {
+		w = f.pairwise(w, opt.Freeze)
+	}
 	best := f.objective(w)
-	rep.Start = best
 	minGain := 0.25 / math.Max(1, float64(len(cases)))
 	names := hint.WeightNames()
 	for pass := 0; pass < passes; pass++ {
@@ -233,4 +243,118 @@ func (f *fitter) threshold(w hint.Weights, precision float64) (at, margin float6
 		}
 	}
 	return at, margin
+}
+
+// pairwise fits the feature weights so that each expected candidate outscores its clause's
+// strongest wrong candidates: three rounds of choosing those (with the weights so far) and
+// 200 steps of gradient descent on the mean logistic loss of the pairs, each case weighing
+// the same, plus an L2 pull towards the starting weights.
+func (f *fitter) pairwise(w hint.Weights, freeze []string) hint.Weights {
+	const (
+		rounds    = 3
+		steps     = 200
+		rate      = 0.05
+		pull      = 0.01 // L2 weight towards the start
+		negatives = 20   // strongest wrong candidates per expected action
+	)
+	names := hint.FeatureNames()
+	start := make([]float64, len(names))
+	frozen := make([]bool, len(names))
+	for k, n := range names {
+		start[k], _ = w.Get(n)
+		frozen[k] = slices.Contains(freeze, n)
+	}
+	cur := slices.Clone(start)
+	dot := func(x []float64) float64 {
+		s := 0.0
+		for k, v := range x {
+			s += v * cur[k]
+		}
+		return s
+	}
+	type pair struct {
+		d      []float64 // positive minus negative features
+		weight float64
+	}
+	cands := make([][][]hint.Candidate, len(f.traces))
+	for i, tr := range f.traces {
+		cands[i] = tr.Candidates()
+	}
+	for round := 0; round < rounds; round++ {
+		var pairs []pair
+		for i, c := range f.cases {
+			var mine []pair
+			for _, g := range c.Expect {
+				for _, l := range cands[i] {
+					pos := -1
+					for k := range l {
+						if slices.Contains(g, l[k].Action) && (pos < 0 || dot(l[k].Features) > dot(l[pos].Features)) {
+							pos = k
+						}
+					}
+					if pos < 0 {
+						continue
+					}
+					var negs []int
+					for k := range l {
+						// The named app's actions come first whatever their scores: only
+						// actions on the same side compete on score.
+						if !slices.Contains(g, l[k].Action) && l[k].Named == l[pos].Named {
+							negs = append(negs, k)
+						}
+					}
+					slices.SortFunc(negs, func(a, b int) int {
+						sa, sb := dot(l[a].Features), dot(l[b].Features)
+						switch {
+						case sa > sb:
+							return -1
+						case sa < sb:
+							return 1
+						}
+						return strings.Compare(l[a].Action, l[b].Action)
+					})
+					if len(negs) > negatives {
+						negs = negs[:negatives]
+					}
+					for _, k := range negs {
+						d := make([]float64, len(names))
+						for j := range d {
+							d[j] = l[pos].Features[j] - l[k].Features[j]
+						}
+						mine = append(mine, pair{d: d})
+					}
+				}
+			}
+			for k := range mine {
+				mine[k].weight = 1 / float64(len(mine))
+			}
+			pairs = append(pairs, mine...)
+		}
+		if len(pairs) == 0 {
+			break
+		}
+		grad := make([]float64, len(names))
+		for step := 0; step < steps; step++ {
+			for k := range grad {
+				grad[k] = 2 * pull * (cur[k] - start[k])
+			}
+			for _, p := range pairs {
+				m := dot(p.d)
+				// d/dw log(1+exp(-m)) = -sigmoid(-m) * d
+				g := -p.weight / (1 + math.Exp(m)) / float64(len(f.cases))
+				for k, v := range p.d {
+					grad[k] += g * v
+				}
+			}
+			for k := range cur {
+				if !frozen[k] {
+					cur[k] -= rate * grad[k]
+				}
+			}
+		}
+	}
+	for k, n := range names {
+		w = w.With(n, math.Round(cur[k]*1000)/1000)
+	}
+	return w
 }
