@@ -9,7 +9,7 @@ import (
 )
 
 // TestRun runs the quickstart on the project's test catalogue and checks the parts a
-// newcomer reads: the catalogue summary, a confident hint naming the message action, and
+// newcomer reads: the catalogue summary, a hint naming the message action first, and
 // each kind of tool result.
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
@@ -20,7 +20,8 @@ func TestRun(t *testing.T) {
 	for _, want := range []string{
 		"== catalogue: 8 apps",
 		"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL: capabilities [message.send], destructive false",
-		"You MUST call SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL",
+		"matched SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL,",
+		"- SLACK: SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL",
 		`"parameters":`,
 		`call_1 SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL -> {"account":"ca_slack"`,
 		"call_2 SLACK_SEND_MESAGE -> error (unknown_tool)",
