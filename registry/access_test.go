@@ -70,13 +70,7 @@ func (d denyPlatform) PlatformToolAllowed(_ context.Context, _ int64, tool strin
 }
 
 func TestAccessCheck(t *testing.T) {
-	for kind, open := range storeKinds(t) {
-		t.Run(kind, func(t *testing.T) {
-			st := open(t)
-			fill(t, st)
-			testAccessCheck(t, st)
-		})
-	}
+	onFilledStores(t, testAccessCheck)
 }
 
 func testAccessCheck(t *testing.T, st cache.Store) {

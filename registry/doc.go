@@ -19,7 +19,10 @@
 //
 // Resolver picks the actions for one step in three tiers: action slugs written in the prompt,
 // an optional semantic search, then the catalogue ranked by package hint, capped at 30 by
-// default.
+// default. For actions chosen elsewhere, such as a hint's matches in chatbot mode,
+// Resolver.Functions applies the same access check and rendering, and Resolver.Tools also
+// renders the definitions in a model API's dialect (schema.Dialect): from a hint to the
+// tools of a model request in one call.
 //
 // Assembler builds the context an agent starts with (AssembleContext): its persona, the
 // skills of the plugins assigned to it, its platform tools and its apps' actions (narrowed

@@ -6,7 +6,9 @@ import (
 	"fmt"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 func ExampleTyped() {
@@ -85,4 +87,38 @@ func ExampleResolver_Resolve() {
 	// Output:
 	// explicit [GITHUB_CREATE_AN_ISSUE] app jira is not among the apps allowed for this step
 	// ranked GITHUB_LIST_ISSUES
+}
+
+// From a hint to tools in one call: the hint names the actions, Tools checks them against
+// the subject's access and renders them for the model API the host speaks.
+func ExampleResolver_Tools() {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	_, _ = st.Apply(ctx, cache.Batch{
+		Apps: []cache.App{{Slug: "github", NoAuth: true}},
+		Actions: []cache.Action{
+			{App: "github", Slug: "GITHUB_CREATE_AN_ISSUE", DisplayName: "Create an issue", Description: "Create an issue in a repository.",
+				Parameters: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`)},
+			{App: "github", Slug: "GITHUB_LIST_ISSUES", DisplayName: "List issues", Description: "List a repository's issues.",
+				Parameters: json.RawMessage(`{"type":"object","properties":{"state":{"type":"string"}}}`)},
+		},
+	})
+	_ = st.AssignApp(ctx, cache.Assignment{AgentID: 7, App: "github", Active: true})
+
+	h, err := hint.Build(ctx, st, hint.Request{AgentID: 7, Prompt: "open an issue about the login bug"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, _ := registry.NewResolver(registry.ResolverConfig{Store: st})
+	tools, err := r.Tools(ctx, registry.Subject{AgentID: 7}, h.MatchedActions, schema.DialectAnthropic)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tools.Tier, tools.Actions)
+	fmt.Println(string(tools.Definitions[0]))
+	// Output:
+	// given [GITHUB_CREATE_AN_ISSUE]
+	// {"description":"Create an issue in a repository.","input_schema":{"properties":{"title":{"type":"string"}},"required":["title"],"type":"object"},"name":"GITHUB_CREATE_AN_ISSUE"}
 }

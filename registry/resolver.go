@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -25,6 +26,7 @@ const (
 	TierExplicit Tier = "explicit" // action slugs written in the prompt
 	TierSemantic Tier = "semantic" // the semantic search
 	TierRanked   Tier = "ranked"   // the catalogue ranked by package hint
+	TierGiven    Tier = "given"    // slugs the host gave (Functions, Tools), such as a hint's
 	TierNone     Tier = "none"     // nothing the agent may call fits
 )
 
@@ -188,7 +190,7 @@ func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Res
 		if len(slugs) == 0 {
 			continue
 		}
-		if err := r.keep(ctx, sub, apps, slugs, &res); err != nil {
+		if err := r.keep(ctx, sub, apps, slugs, false, &res); err != nil {
 			return Resolution{}, err
 		}
 		if len(res.Actions) > 0 {
@@ -201,8 +203,10 @@ func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Res
 }
 
 // keep adds the slugs sub may call to res, up to the limit. apps are sub's allowed apps,
-// read once per Resolve rather than once per slug.
-func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, res *Resolution) error {
+// read once per Resolve rather than once per slug. With missing, a slug that is not in the
+// catalogue is listed in res.Skipped; without, it is passed over in silence (a word of the
+// prompt that only looks like a slug).
+func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, missing bool, res *Resolution) error {
 	for _, slug := range slugs {
 		if len(res.Actions) >= r.cfg.Limit {
 			break
@@ -212,6 +216,9 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, 
 		}
 		act, err := r.cfg.Store.Action(ctx, slug)
 		if errors.Is(err, cache.ErrNotFound) {
+			if missing {
+				r.skip(res, slug, "not in the catalogue")
+			}
 			continue // a word that looks like a slug, or a stale search hit
 		}
 		if err != nil {
@@ -242,6 +249,61 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, 
 		res.Functions = append(res.Functions, fn)
 	}
 	return nil
+}
+
+// Functions returns the definitions of the given actions that sub may call, in the order
+// given, at most the configured limit: typically a hint's matches
+// (hint.Result.MatchedActions), so that a host in chatbot mode goes from a hint to tools in
+// one call. Each action passes the access check the executor applies and is rendered as
+// Resolve renders it (Validation, Overrides, HostFilledParams hidden). An action left out is
+// named in Resolution.Skipped with the reason (not in the catalogue, not allowed, bad
+// schema); Resolution.Tier is TierGiven when any is kept and TierNone otherwise.
+// Errors are returned only for a cancelled context or a store failure while reading the
+// subject's apps.
+func (r *Resolver) Functions(ctx context.Context, sub Subject, slugs []string) (Resolution, error) {
+	apps, err := r.access.AllowedApps(ctx, sub)
+	if err != nil {
+		return Resolution{}, err
+	}
+	res := Resolution{Tier: TierNone, Apps: apps}
+	if len(apps) == 0 {
+		for _, s := range slugs {
+			r.skip(&res, s, "no app is allowed for this step")
+		}
+		return res, nil
+	}
+	if err := r.keep(ctx, sub, apps, slugs, true, &res); err != nil {
+		return Resolution{}, err
+	}
+	if len(res.Actions) > 0 {
+		res.Tier = TierGiven
+	}
+	return res, nil
+}
+
+// Tools is what Resolver.Tools returns: the kept actions' definitions in one dialect, beside
+// the Resolution they were rendered from. It belongs to the caller.
+type Tools struct {
+	// Definitions are Resolution.Functions rendered in the dialect asked for, in the same
+	// order: ready to be sent as the tools of a model request.
+	Definitions []json.RawMessage
+	Resolution
+}
+
+// Tools is Functions followed by schema.Render: the definitions of the given actions that
+// sub may call, in dialect d (schema.DialectOpenAIStrict, schema.DialectAnthropic, …), for a
+// host that sends JSON rather than an SDK's types. It fails with an error wrapping
+// schema.ErrUnknownDialect for an unknown dialect, and otherwise as Functions does.
+func (r *Resolver) Tools(ctx context.Context, sub Subject, slugs []string, d schema.Dialect) (Tools, error) {
+	res, err := r.Functions(ctx, sub, slugs)
+	if err != nil {
+		return Tools{}, err
+	}
+	defs, err := schema.Render(res.Functions, d)
+	if err != nil {
+		return Tools{}, fmt.Errorf("registry: tools: %w", err)
+	}
+	return Tools{Definitions: defs, Resolution: res}, nil
 }
 
 func (r *Resolver) skip(res *Resolution, slug, why string) {

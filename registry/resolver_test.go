@@ -27,13 +27,7 @@ func (f *fakeSearch) SearchActions(_ context.Context, query string, apps []strin
 }
 
 func TestResolve(t *testing.T) {
-	for kind, open := range storeKinds(t) {
-		t.Run(kind, func(t *testing.T) {
-			st := open(t)
-			fill(t, st)
-			testResolve(t, st)
-		})
-	}
+	onFilledStores(t, testResolve)
 }
 
 func testResolve(t *testing.T, st cache.Store) {

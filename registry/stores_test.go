@@ -24,3 +24,15 @@ func storeKinds(t *testing.T) map[string]func(t *testing.T) cache.Store {
 	kinds["postgres"] = func(t *testing.T) cache.Store { return cachetest.OpenPostgres(t) }
 	return kinds
 }
+
+// onFilledStores runs test on every store kind, each filled by fill.
+func onFilledStores(t *testing.T, test func(t *testing.T, st cache.Store)) {
+	t.Helper()
+	for kind, open := range storeKinds(t) {
+		t.Run(kind, func(t *testing.T) {
+			st := open(t)
+			fill(t, st)
+			test(t, st)
+		})
+	}
+}

@@ -6,7 +6,7 @@
 // examples, allOf of objects); reads back what catalogue copies of Composio's schemas lost
 // ([Relax]); applies the host's own changes to any action's schema ([Overrides]); renders a
 // [Function] for OpenAI (plain and strict, Chat Completions and Responses shapes), Anthropic
-// and Gemini; maps action slugs to model-safe function names and back ([FunctionName],
+// and Gemini, by method or by name ([Dialect], [Function.Render], [Render]); maps action slugs to model-safe function names and back ([FunctionName],
 // [Names]); hides runtime-context parameters the host fills itself ([ConvertOptions].Hidden);
 // turns Go types into strict-ready schemas ([FromType], [Reflect]) and schemas into Go source
 // ([GenerateGo]); and compiles schemas into validators ([Compile], [CompileWith], [Compiler])
