@@ -5,7 +5,9 @@
 // For a host that drives its own loop: [Tools] turns schema.Function values into the SDK's
 // tool params; [Calls] turns a response's tool_use blocks into executor.Call values;
 // [ToolResults] turns executor results into the one user message that answers them all (the
-// API wants every tool_result of a turn in a single user turn).
+// API wants every tool_result of a turn in a single user turn). [HintTools] goes from a
+// hint (chatbot mode) to the request's tools in one call, through a registry.Resolver that
+// checks what the agent may call and hides the identity keys.
 //
 // For executor.RunStep, [New] returns an executor.LLM over the SDK's client, with tool choice,
 // parallel tool use and a hook that sees every response (and so its token usage).
@@ -22,6 +24,8 @@ import (
 
 	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
 
@@ -93,6 +97,20 @@ func Tools(fns []schema.Function, strict bool) ([]anthropic.ToolUnionParam, erro
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// HintTools goes from a hint to Messages API tools in one call: the actions of h that sub
+// may call, access-checked and rendered by r (registry.Resolver.Functions: the executor's
+// validation mode and overrides, identity keys hidden), as Tools returns them. The
+// Resolution says which actions were kept and why any was left out. It fails with ErrConfig
+// for a nil resolver, and otherwise as Functions and Tools do.
+func HintTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]anthropic.ToolUnionParam, registry.Resolution, error) {
+	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	if err != nil {
+		return nil, res, err
+	}
+	tools, err := Tools(res.Functions, strict)
+	return tools, res, err
 }
 
 // Calls returns the tool_use blocks of a response as executor calls, in order.

@@ -11,6 +11,7 @@ import (
 	"github.com/toolhint/toolhint/adapters/anthropicadapter"
 	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -120,4 +121,56 @@ func ExampleNew() {
 	// Output:
 	// 2 turns, 2 tool results, 32 output tokens
 	// model: toolu_w={"city":"Paris","temp_c":18,"sky":"clear"}; toolu_t={"city":"Paris","time":"14:05"} (1 user turn of results)
+}
+
+// issueClaude is a fake Messages API model: it opens an issue with the first tool it was
+// offered.
+func issueClaude(_ int, req adaptertest.Request) any {
+	tools, _ := req.Body["tools"].([]any)
+	return map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+		"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": tools[0].(map[string]any)["name"],
+			"input": map[string]any{"owner": "acme", "repo": "web", "title": "Login fails"}}},
+		"stop_reason": "tool_use", "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}
+}
+
+// Chatbot mode: a hint before the turn names the actions that fit, and HintTools turns it
+// into the request's tools (access-checked, identity keys hidden) in one call.
+func ExampleHintTools() {
+	ctx := context.Background()
+	model := adaptertest.Start(issueClaude)
+	defer model.Close()
+	client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))
+	st, ex := adaptertest.Catalogue() // GitHub actions agent 7 may call, and an executor for it
+	defer ex.Close()
+	resolver, err := registry.NewResolver(registry.ResolverConfig{Store: st})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	prompt := "open an issue in acme/web: login fails"
+	h, err := hint.Build(ctx, st, hint.Request{AgentID: 7, Prompt: prompt})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tools, res, err := anthropicadapter.HintTools(ctx, resolver, registry.Subject{AgentID: 7}, h, false)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Tools: tools,
+		System:   []anthropic.TextBlockParam{{Text: h.Text}},
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range ex.ExecuteBatch(ctx, anthropicadapter.Calls(resp), executor.BatchOptions{}) {
+		fmt.Println(r.Tool, "->", r.ForModel())
+	}
+	fmt.Println("offered:", res.Actions)
+	// Output:
+	// GITHUB_CREATE_AN_ISSUE -> {"args":{"owner":"acme","repo":"web","title":"Login fails"},"ran":"GITHUB_CREATE_AN_ISSUE"}
+	// offered: [GITHUB_CREATE_AN_ISSUE]
 }

@@ -5,7 +5,9 @@
 // For a host that drives its own loop: [Tool] turns schema.Function values into one
 // genai.Tool of function declarations; [Calls] turns a response's function calls into
 // executor.Call values; [FunctionResponses] turns the results into the content that answers
-// them. For executor.RunStep, [New] returns an executor.LLM over the SDK's client.
+// them; [HintTool] goes from a hint (chatbot mode) to the tool in one call, through a
+// registry.Resolver that checks what the agent may call and hides the identity keys. For
+// executor.RunStep, [New] returns an executor.LLM over the SDK's client.
 package genaiadapter
 
 import (
@@ -22,6 +24,8 @@ import (
 
 	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
 
@@ -57,6 +61,20 @@ func Tool(fns []schema.Function) (*genai.Tool, error) {
 		t.FunctionDeclarations = append(t.FunctionDeclarations, d)
 	}
 	return t, nil
+}
+
+// HintTool goes from a hint to a Gemini tool in one call: the actions of h that sub may
+// call, access-checked and rendered by r (registry.Resolver.Functions: the executor's
+// validation mode and overrides, identity keys hidden), as Tool returns them (nil when none
+// is kept). The Resolution says which actions were kept and why any was left out. It fails
+// with ErrConfig for a nil resolver, and otherwise as Functions and Tool do.
+func HintTool(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result) (*genai.Tool, registry.Resolution, error) {
+	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	if err != nil {
+		return nil, res, err
+	}
+	tool, err := Tool(res.Functions)
+	return tool, res, err
 }
 
 // Calls returns the function calls of a response's first candidate as executor calls, in

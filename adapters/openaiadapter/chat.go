@@ -12,6 +12,8 @@ import (
 
 	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
 
@@ -92,6 +94,20 @@ func ChatTools(fns []schema.Function, strict bool) ([]openai.ChatCompletionToolU
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// HintChatTools goes from a hint to Chat Completions tools in one call: the actions of h
+// that sub may call, access-checked and rendered by r (registry.Resolver.Functions: the
+// executor's validation mode and overrides, identity keys hidden), as ChatTools returns
+// them. The Resolution says which actions were kept and why any was left out. It fails with
+// ErrConfig for a nil resolver, and otherwise as Functions and ChatTools do.
+func HintChatTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]openai.ChatCompletionToolUnionParam, registry.Resolution, error) {
+	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	if err != nil {
+		return nil, res, err
+	}
+	tools, err := ChatTools(res.Functions, strict)
+	return tools, res, err
 }
 
 // ChatCalls returns the function calls of an assistant message as executor calls, in order;

@@ -9,7 +9,10 @@
 //   - [ChatCalls] and [ResponseCalls] turn the model's tool calls into executor.Call values;
 //   - [ChatToolMessages] and [ResponseToolOutputs] turn executor results into the messages
 //     or input items that carry them back; [ResponseInputs] turns a response's output into
-//     input items for the next turn.
+//     input items for the next turn;
+//   - [HintChatTools] and [HintResponseTools] go from a hint (chatbot mode) to the tools of
+//     the request in one call, through a registry.Resolver that checks what the agent may
+//     call and hides the identity keys.
 //
 // For executor.RunStep, [NewChat] and [NewResponses] return an executor.LLM over the SDK's
 // client, with tool choice, parallel calls and a hook that sees every response (and so its

@@ -12,6 +12,7 @@ import (
 	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/adapters/openaiadapter"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -170,4 +171,57 @@ func Example_responsesLoop() {
 	// turn 1: get_weather -> {"city":"Paris","temp_c":18,"sky":"clear"}
 	// turn 1: get_time -> {"city":"Paris","time":"14:05"}
 	// model: call_w={"city":"Paris","temp_c":18,"sky":"clear"}; call_t={"city":"Paris","time":"14:05"}
+}
+
+// issueModel is a fake Chat Completions model: it opens an issue with the first tool it was
+// offered.
+func issueModel(_ int, req adaptertest.Request) any {
+	tools, _ := req.Body["tools"].([]any)
+	fn := tools[0].(map[string]any)["function"].(map[string]any)
+	return map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls", "message": map[string]any{"role": "assistant", "content": nil,
+			"tool_calls": []any{map[string]any{"id": "call_1", "type": "function", "function": map[string]any{"name": fn["name"],
+				"arguments": `{"owner":"acme","repo":"web","title":"Login fails"}`}}}}}}}
+}
+
+// Chatbot mode: a hint before the turn names the actions that fit, and HintChatTools turns
+// it into the request's tools (access-checked, strict where the schema allows) in one call.
+func ExampleHintChatTools() {
+	ctx := context.Background()
+	model := adaptertest.Start(issueModel)
+	defer model.Close()
+	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))
+	st, ex := adaptertest.Catalogue() // GitHub actions agent 7 may call, and an executor for it
+	defer ex.Close()
+	resolver, err := registry.NewResolver(registry.ResolverConfig{Store: st})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	prompt := "open an issue in acme/web: login fails"
+	h, err := hint.Build(ctx, st, hint.Request{AgentID: 7, Prompt: prompt})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tools, res, err := openaiadapter.HintChatTools(ctx, resolver, registry.Subject{AgentID: 7}, h, true)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModel("gpt-5.5"), Tools: tools,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(h.Text), openai.UserMessage(prompt)}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range ex.ExecuteBatch(ctx, openaiadapter.ChatCalls(resp.Choices[0].Message), executor.BatchOptions{}) {
+		fmt.Println(r.Tool, "->", r.ForModel())
+	}
+	sent := model.Requests()[0].Body["tools"].([]any)[0].(map[string]any)["function"].(map[string]any)
+	fmt.Println("offered:", res.Actions, "strict:", sent["strict"])
+	// Output:
+	// GITHUB_CREATE_AN_ISSUE -> {"args":{"owner":"acme","repo":"web","title":"Login fails"},"ran":"GITHUB_CREATE_AN_ISSUE"}
+	// offered: [GITHUB_CREATE_AN_ISSUE] strict: true
 }

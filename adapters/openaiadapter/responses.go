@@ -12,6 +12,8 @@ import (
 
 	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
 
@@ -39,6 +41,17 @@ func ResponseTools(fns []schema.Function, strict bool) ([]responses.ToolUnionPar
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// HintResponseTools is HintChatTools for the Responses API: the actions of h that sub may
+// call, as ResponseTools returns them.
+func HintResponseTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]responses.ToolUnionParam, registry.Resolution, error) {
+	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	if err != nil {
+		return nil, res, err
+	}
+	tools, err := ResponseTools(res.Functions, strict)
+	return tools, res, err
 }
 
 // ResponseCalls returns the function calls in a response's output as executor calls, in
