@@ -30,6 +30,9 @@ const maxBatchCalls = 50
 type RouterConfig struct {
 	// Hints is the catalogue store search_tools asks through hint.Build. Required.
 	Hints hint.Store
+	// HintBuilder builds the hints of search_tools and create_plan: one with a
+	// hint.Config.Observer traces them. Optional. Defaults to hint.Build's shared builder.
+	HintBuilder *hint.Builder
 	// SearchLimit caps the actions one search returns. Optional. Defaults to
 	// DefaultSearchLimit.
 	SearchLimit int
@@ -153,7 +156,7 @@ func (r *Router) search(ctx context.Context, args json.RawMessage) (json.RawMess
 		limit = in.Limit
 	}
 	sc := r.inner.cfg.Scope
-	h, err := hint.Build(ctx, r.cfg.Hints, hint.Request{AgentID: sc.AgentID, WorkspaceID: sc.WorkspaceID, Prompt: in.UseCase, Apps: sc.Apps})
+	h, err := buildHint(ctx, r.cfg.HintBuilder, r.cfg.Hints, hint.Request{AgentID: sc.AgentID, WorkspaceID: sc.WorkspaceID, Prompt: in.UseCase, Apps: sc.Apps})
 	if err != nil {
 		return nil, err
 	}

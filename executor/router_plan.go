@@ -286,7 +286,7 @@ type appLookup interface {
 // planCandidates ranks the actions for one clause with package hint, among apps; when the
 // clause names apps, the actions of those apps are preferred.
 func (r *Router) planCandidates(ctx context.Context, c text.Clause, apps []string, conns planConns) ([]PlanCandidate, error) {
-	res, err := hint.Build(ctx, r.cfg.Hints, hint.Request{Prompt: c.Text, Apps: apps})
+	res, err := buildHint(ctx, r.cfg.HintBuilder, r.cfg.Hints, hint.Request{Prompt: c.Text, Apps: apps})
 	if err != nil {
 		return nil, err
 	}

@@ -83,6 +83,9 @@ type Step struct {
 	// Hints is the catalogue store for hint.Build (recipe mode). Optional: without it no
 	// hint is added and the tool choice stays "auto".
 	Hints hint.Store
+	// HintBuilder builds that hint: one with a hint.Config.Observer traces it. Optional.
+	// Defaults to hint.Build's shared builder.
+	HintBuilder *hint.Builder
 	// Resolver turns the prompt into the actions offered to the model. Optional.
 	Resolver *registry.Resolver
 	// Platform adds the executor's active platform tools of these categories (all of
@@ -132,7 +135,7 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 	scope := e.cfg.Scope
 	choice := ToolChoiceAuto
 	if step.Hints != nil {
-		h, err := hint.Build(ctx, step.Hints, hint.Request{
+		h, err := buildHint(ctx, step.HintBuilder, step.Hints, hint.Request{
 			AgentID: scope.AgentID, WorkspaceID: scope.WorkspaceID, Prompt: step.Prompt, RecipeMode: true, Apps: scope.Apps,
 		})
 		if err != nil {
@@ -218,4 +221,13 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 		}
 	}
 	return res, fmt.Errorf("%w (%d)", ErrMaxTurns, maxTurns)
+}
+
+// buildHint builds the hint for req with b, or with hint.Build's shared builder when b is
+// nil.
+func buildHint(ctx context.Context, b *hint.Builder, st hint.Store, req hint.Request) (hint.Result, error) {
+	if b == nil {
+		return hint.Build(ctx, st, req)
+	}
+	return b.Build(ctx, st, req)
 }

@@ -47,4 +47,8 @@
 // in with [Request.Degrade] (or [Config.Degrade]) and gets a hint limited to what is
 // certainly allowed, with [Result.Degraded] saying why. A panic while ranking is logged through
 // the optional *slog.Logger and the hint says nothing matched.
+//
+// An optional [Observer] ([Config.Observer]) sees every Build start and end, with the
+// request, the result (strategy, matched actions), the error and the time taken, for
+// metrics or tracing; a panic in it is logged and changes nothing.
 package hint

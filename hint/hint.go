@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/internal/text"
@@ -160,6 +161,20 @@ type Config struct {
 	Degrade bool
 	// Weights rank the candidate actions. Optional. Nil means DefaultWeights().
 	Weights *Weights
+	// Observer sees every Build, for metrics or tracing. Optional. Nil means none.
+	Observer Observer
+}
+
+// Observer receives every Build, for metrics or tracing, without a tracing dependency in
+// the library. BuildStart may return a derived context (carrying a span) that the Build
+// runs under (nil keeps ctx); BuildEnd gets that context, the Result and error Build
+// returns (Strategy and len(MatchedActions) say what it found) and the time it took. res
+// belongs to the caller of Build: an Observer must not modify it. Both must be safe for
+// concurrent use and fast: they run on the caller's goroutine. A panic in either is
+// logged (Config.Logger) and does not affect the Build.
+type Observer interface {
+	BuildStart(ctx context.Context, req Request) context.Context
+	BuildEnd(ctx context.Context, req Request, res Result, err error, elapsed time.Duration)
 }
 
 // Builder builds hints. It is safe for concurrent use; build one per configuration and share
@@ -176,6 +191,7 @@ type Builder struct {
 	weights Weights
 	// degrade is Config.Degrade.
 	degrade bool
+	obs     Observer
 }
 
 // New returns a Builder for cfg.
@@ -189,7 +205,7 @@ func New(cfg Config) *Builder {
 		w = *cfg.Weights
 	}
 	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
-		weights: w, degrade: cfg.Degrade}
+		weights: w, degrade: cfg.Degrade, obs: cfg.Observer}
 }
 
 // defaultBuilder backs the package-level Build: created on first use, configured once.
@@ -208,8 +224,24 @@ func Build(ctx context.Context, st Store, req Request) (Result, error) {
 // an app or action the agent may not use, unless the host opted in to degraded hints
 // (Request.Degrade, Config.Degrade). A panic in a ranking tier is logged and the next
 // tier runs. The error is otherwise non-nil only when ctx is done (it wraps ctx's error)
-// or req is invalid (ErrInvalidRequest).
+// or req is invalid (ErrInvalidRequest). Config.Observer, when set, sees it start and end.
 func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, error) {
+	if b.obs == nil {
+		return b.build(ctx, st, req)
+	}
+	start := time.Now()
+	b.safely(ctx, req, "Observer.BuildStart", func() {
+		if c := b.obs.BuildStart(ctx, req); c != nil {
+			ctx = c
+		}
+	})
+	res, err := b.build(ctx, st, req)
+	b.safely(ctx, req, "Observer.BuildEnd", func() { b.obs.BuildEnd(ctx, req, res, err, time.Since(start)) })
+	return res, err
+}
+
+// build is Build without the observer.
+func (b *Builder) build(ctx context.Context, st Store, req Request) (Result, error) {
 	if err := b.check(ctx, st, req); err != nil {
 		return Result{Strategy: StrategyNone}, err
 	}

@@ -22,7 +22,8 @@
 // default. For actions chosen elsewhere, such as a hint's matches in chatbot mode,
 // Resolver.Functions applies the same access check and rendering, and Resolver.Tools also
 // renders the definitions in a model API's dialect (schema.Dialect): from a hint to the
-// tools of a model request in one call.
+// tools of a model request in one call. An optional ResolveObserver
+// (ResolverConfig.Observer) sees each of these calls start and end, for metrics or tracing.
 //
 // Assembler builds the context an agent starts with (AssembleContext): its persona, the
 // skills of the plugins assigned to it, its platform tools and its apps' actions (narrowed

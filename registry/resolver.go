@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"maps"
 	"regexp"
+	"runtime/debug"
 	"slices"
+	"time"
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
@@ -81,6 +83,31 @@ type ResolverConfig struct {
 	// definition is rendered. Give the executor the same map (executor.Config.Overrides).
 	// Optional.
 	Overrides schema.Overrides
+	// Observer sees every Resolve, Functions and Tools call, for metrics or tracing.
+	// Optional. Nil means none.
+	Observer ResolveObserver
+}
+
+// ResolveRequest is what a Resolver was asked, as a ResolveObserver sees it.
+type ResolveRequest struct {
+	// Subject is who the actions are for.
+	Subject Subject
+	// Prompt is Resolve's prompt; empty for Functions and Tools.
+	Prompt string
+	// Slugs are the actions given to Functions or Tools; nil for Resolve.
+	Slugs []string
+}
+
+// ResolveObserver receives every Resolve, Functions and Tools call, for metrics or tracing,
+// without a tracing dependency in the library. ResolveStart may return a derived context
+// (carrying a span) that the call runs under (nil keeps ctx); ResolveEnd gets that context,
+// the Resolution and error returned (Tier, len(Actions), len(Skipped) say what was found)
+// and the time it took. res belongs to the caller: an observer must not modify it. Both
+// must be safe for concurrent use and fast: they run on the caller's goroutine. A panic in
+// either is logged (ResolverConfig.Logger) and does not affect the call.
+type ResolveObserver interface {
+	ResolveStart(ctx context.Context, req ResolveRequest) context.Context
+	ResolveEnd(ctx context.Context, req ResolveRequest, res Resolution, err error, elapsed time.Duration)
 }
 
 // Resolver turns a step's prompt into the function definitions of the actions the agent may
@@ -152,8 +179,43 @@ func (r *Resolver) function(act cache.Action) (schema.Function, error) {
 // its definition is rendered as the executor validates (Validation, Overrides) and leaves
 // out the parameters the host fills (HostFilledParams).
 // Errors are returned only for a cancelled context or a store failure while reading the
-// subject's apps.
+// subject's apps. ResolverConfig.Observer, when set, sees the call.
 func (r *Resolver) Resolve(ctx context.Context, sub Subject, prompt string) (Resolution, error) {
+	return r.observe(ctx, ResolveRequest{Subject: sub, Prompt: prompt}, func(ctx context.Context) (Resolution, error) {
+		return r.resolve(ctx, sub, prompt)
+	})
+}
+
+// observe runs call between the observer's ResolveStart and ResolveEnd, when there is an
+// observer.
+func (r *Resolver) observe(ctx context.Context, req ResolveRequest, call func(context.Context) (Resolution, error)) (Resolution, error) {
+	obs := r.cfg.Observer
+	if obs == nil {
+		return call(ctx)
+	}
+	start := time.Now()
+	r.guard(ctx, "ResolveStart", func() {
+		if c := obs.ResolveStart(ctx, req); c != nil {
+			ctx = c
+		}
+	})
+	res, err := call(ctx)
+	r.guard(ctx, "ResolveEnd", func() { obs.ResolveEnd(ctx, req, res, err, time.Since(start)) })
+	return res, err
+}
+
+// guard runs a host callback, logging a panic in it instead of letting it through.
+func (r *Resolver) guard(ctx context.Context, what string, fn func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.log.ErrorContext(ctx, "registry: host callback panicked", "callback", "ResolveObserver."+what,
+				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		}
+	}()
+	fn()
+}
+
+func (r *Resolver) resolve(ctx context.Context, sub Subject, prompt string) (Resolution, error) {
 	apps, err := r.access.AllowedApps(ctx, sub)
 	if err != nil {
 		return Resolution{}, err
@@ -259,8 +321,14 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, 
 // named in Resolution.Skipped with the reason (not in the catalogue, not allowed, bad
 // schema); Resolution.Tier is TierGiven when any is kept and TierNone otherwise.
 // Errors are returned only for a cancelled context or a store failure while reading the
-// subject's apps.
+// subject's apps. ResolverConfig.Observer, when set, sees the call.
 func (r *Resolver) Functions(ctx context.Context, sub Subject, slugs []string) (Resolution, error) {
+	return r.observe(ctx, ResolveRequest{Subject: sub, Slugs: slugs}, func(ctx context.Context) (Resolution, error) {
+		return r.functions(ctx, sub, slugs)
+	})
+}
+
+func (r *Resolver) functions(ctx context.Context, sub Subject, slugs []string) (Resolution, error) {
 	apps, err := r.access.AllowedApps(ctx, sub)
 	if err != nil {
 		return Resolution{}, err

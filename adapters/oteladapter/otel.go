@@ -1,14 +1,16 @@
 // Package oteladapter reports what toolhint does to OpenTelemetry: a span and metrics for
 // each executor call (as an executor.Observer), for each HTTP request to Composio (as an
-// http.RoundTripper for composio.NewHTTPClient), and for hint.Build and Resolver.Resolve
-// when the host calls them through [Telemetry.BuildHint] and [Telemetry.Resolve].
+// http.RoundTripper for composio.NewHTTPClient), for each hint.Build (as a hint.Observer,
+// hint.Config.Observer) and for each Resolver call (as a registry.ResolveObserver,
+// registry.ResolverConfig.Observer).
 //
 // Spans carry names and outcomes, never arguments, results, prompts or headers: those may
 // hold personal data or secrets. Tool spans follow the OpenTelemetry GenAI conventions
 // ("execute_tool <name>", gen_ai.tool.name, gen_ai.tool.call.id).
 //
-// The hint built inside executor.RunStep and the router's search_tools is not traced by
-// BuildHint: the core has no observer hook for it yet.
+// The hints built inside executor.RunStep, search_tools and create_plan are traced when the
+// host gives them a builder with this observer (executor.Step.HintBuilder,
+// executor.RouterConfig.HintBuilder).
 package oteladapter
 
 import (
@@ -47,8 +49,8 @@ type Config struct {
 	MeterProvider metric.MeterProvider
 }
 
-// Telemetry records spans and metrics. It is an executor.Observer. It is safe for
-// concurrent use.
+// Telemetry records spans and metrics. It is an executor.Observer, a hint.Observer and a
+// registry.ResolveObserver. It is safe for concurrent use.
 type Telemetry struct {
 	tracer       trace.Tracer
 	calls        metric.Int64Counter
@@ -57,7 +59,11 @@ type Telemetry struct {
 	httpDuration metric.Float64Histogram
 }
 
-var _ executor.Observer = (*Telemetry)(nil)
+var (
+	_ executor.Observer        = (*Telemetry)(nil)
+	_ hint.Observer            = (*Telemetry)(nil)
+	_ registry.ResolveObserver = (*Telemetry)(nil)
+)
 
 // New returns a Telemetry over cfg's providers. It fails when an instrument cannot be
 // created.
@@ -78,7 +84,7 @@ func New(cfg Config) (*Telemetry, error) {
 	if t.callDuration, err = m.Float64Histogram(MetricCallDuration, metric.WithDescription("Wall time of executor calls, hooks included."), metric.WithUnit("s")); err != nil {
 		return nil, fmt.Errorf("oteladapter: %w", err)
 	}
-	if t.hintDuration, err = m.Float64Histogram(MetricHintDuration, metric.WithDescription("Wall time of hint.Build and Resolver.Resolve."), metric.WithUnit("s")); err != nil {
+	if t.hintDuration, err = m.Float64Histogram(MetricHintDuration, metric.WithDescription("Wall time of hint.Build and of Resolver calls."), metric.WithUnit("s")); err != nil {
 		return nil, fmt.Errorf("oteladapter: %w", err)
 	}
 	if t.httpDuration, err = m.Float64Histogram(MetricRequestDuration, metric.WithDescription("Wall time of HTTP requests to Composio, until the response headers."), metric.WithUnit("s")); err != nil {
@@ -123,44 +129,61 @@ func (t *Telemetry) CallEnd(ctx context.Context, call executor.Call, res executo
 	t.callDuration.Record(ctx, res.Duration.Seconds(), set)
 }
 
-// BuildHint is hint.Build in a span ("toolhint.hint.build") with the strategy, the number
-// of matched actions and whether the hint is confident, and a duration metric.
-func (t *Telemetry) BuildHint(ctx context.Context, st hint.Store, req hint.Request) (hint.Result, error) {
-	ctx, span := t.tracer.Start(ctx, "toolhint.hint.build", trace.WithAttributes(
+// BuildStart starts the span of a hint.Build ("toolhint.hint.build") as a child of ctx's
+// span. With BuildEnd it makes Telemetry a hint.Observer: give it to hint.Config.Observer.
+func (t *Telemetry) BuildStart(ctx context.Context, req hint.Request) context.Context {
+	ctx, _ = t.tracer.Start(ctx, "toolhint.hint.build", trace.WithAttributes(
 		attribute.Int64("toolhint.agent_id", req.AgentID),
 		attribute.String("toolhint.workspace_id", req.WorkspaceID),
 		attribute.Bool("toolhint.recipe_mode", req.RecipeMode),
 	))
-	start := time.Now()
-	res, err := hint.Build(ctx, st, req)
-	attrs := []attribute.KeyValue{attribute.String("toolhint.operation", "hint.build"), attribute.String("toolhint.strategy", string(res.Strategy))}
-	t.end(ctx, span, start, err, attrs,
-		attribute.Int("toolhint.matched", len(res.MatchedActions)),
-		attribute.Bool("toolhint.confident", res.Confident),
-	)
-	return res, err
+	return ctx
 }
 
-// Resolve is r.Resolve in a span ("toolhint.registry.resolve") with the tier, the number of
-// actions and of skipped ones, and a duration metric.
-func (t *Telemetry) Resolve(ctx context.Context, r *registry.Resolver, sub registry.Subject, prompt string) (registry.Resolution, error) {
-	ctx, span := t.tracer.Start(ctx, "toolhint.registry.resolve", trace.WithAttributes(
-		attribute.Int64("toolhint.agent_id", sub.AgentID),
-		attribute.String("toolhint.workspace_id", sub.WorkspaceID),
+// BuildEnd ends the span BuildStart started with the strategy, the number of matched
+// actions, whether the hint is confident or degraded, and records its duration.
+func (t *Telemetry) BuildEnd(ctx context.Context, _ hint.Request, res hint.Result, err error, elapsed time.Duration) {
+	attrs := []attribute.KeyValue{attribute.String("toolhint.operation", "hint.build"), attribute.String("toolhint.strategy", string(res.Strategy))}
+	t.end(ctx, elapsed, err, attrs,
+		attribute.Int("toolhint.matched", len(res.MatchedActions)),
+		attribute.Bool("toolhint.confident", res.Confident),
+		attribute.Bool("toolhint.degraded", res.Degraded != ""),
+	)
+}
+
+// ResolveStart starts the span of a Resolver call as a child of ctx's span:
+// "toolhint.registry.resolve" for Resolve, "toolhint.registry.functions" for Functions and
+// Tools. With ResolveEnd it makes Telemetry a registry.ResolveObserver: give it to
+// registry.ResolverConfig.Observer.
+func (t *Telemetry) ResolveStart(ctx context.Context, req registry.ResolveRequest) context.Context {
+	ctx, _ = t.tracer.Start(ctx, "toolhint."+resolveOperation(req), trace.WithAttributes(
+		attribute.Int64("toolhint.agent_id", req.Subject.AgentID),
+		attribute.String("toolhint.workspace_id", req.Subject.WorkspaceID),
 	))
-	start := time.Now()
-	res, err := r.Resolve(ctx, sub, prompt)
-	attrs := []attribute.KeyValue{attribute.String("toolhint.operation", "registry.resolve"), attribute.String("toolhint.tier", fmt.Sprint(res.Tier))}
-	t.end(ctx, span, start, err, attrs,
+	return ctx
+}
+
+// ResolveEnd ends the span ResolveStart started with the tier, the number of actions and
+// of skipped ones, and records its duration.
+func (t *Telemetry) ResolveEnd(ctx context.Context, req registry.ResolveRequest, res registry.Resolution, err error, elapsed time.Duration) {
+	attrs := []attribute.KeyValue{attribute.String("toolhint.operation", resolveOperation(req)), attribute.String("toolhint.tier", string(res.Tier))}
+	t.end(ctx, elapsed, err, attrs,
 		attribute.Int("toolhint.actions", len(res.Actions)),
 		attribute.Int("toolhint.skipped", len(res.Skipped)),
 	)
-	return res, err
 }
 
-// end closes a span of BuildHint or Resolve: metric attributes go on the span and the
-// histogram, extra ones on the span only.
-func (t *Telemetry) end(ctx context.Context, span trace.Span, start time.Time, err error, attrs []attribute.KeyValue, extra ...attribute.KeyValue) {
+func resolveOperation(req registry.ResolveRequest) string {
+	if req.Slugs != nil {
+		return "registry.functions"
+	}
+	return "registry.resolve"
+}
+
+// end closes the span in ctx for BuildEnd or ResolveEnd: metric attributes go on the span
+// and the histogram, extra ones on the span only.
+func (t *Telemetry) end(ctx context.Context, elapsed time.Duration, err error, attrs []attribute.KeyValue, extra ...attribute.KeyValue) {
+	span := trace.SpanFromContext(ctx)
 	if err != nil {
 		attrs = append(attrs, attribute.String("error.type", fmt.Sprintf("%T", err)))
 		span.RecordError(err)
@@ -169,7 +192,7 @@ func (t *Telemetry) end(ctx context.Context, span trace.Span, start time.Time, e
 	span.SetAttributes(attrs...)
 	span.SetAttributes(extra...)
 	span.End()
-	t.hintDuration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(attrs...))
+	t.hintDuration.Record(ctx, elapsed.Seconds(), metric.WithAttributes(attrs...))
 }
 
 // Transport returns an http.RoundTripper that sends through next (nil:

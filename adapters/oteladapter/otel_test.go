@@ -58,7 +58,7 @@ func ended(rec *tracetest.SpanRecorder, keys ...string) []span {
 		}
 		out = append(out, sp)
 	}
-	slices.SortFunc(out, func(a, b span) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(out, func(a, b span) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -183,9 +183,13 @@ func TestComposioRequests(t *testing.T) {
 	}
 }
 
-func TestBuildHintAndResolve(t *testing.T) {
+// TestHintAndResolverObserved: as the observer of a hint.Builder and of a Resolver, the
+// Telemetry makes a span per Build and per Resolver call, under the caller's span, and a
+// duration series per operation and outcome.
+func TestHintAndResolverObserved(t *testing.T) {
 	tel, rec, reader := recorder(t)
-	ctx := context.Background()
+	ctx, parent := sdktrace.NewTracerProvider().Tracer("host").Start(context.Background(), "host turn")
+	defer parent.End()
 	st := cache.NewMemory()
 	f, err := os.Open("../../testdata/catalog/actions.jsonl")
 	if err != nil {
@@ -196,31 +200,45 @@ func TestBuildHintAndResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := tel.BuildHint(ctx, st, hint.Request{AgentID: 7, Apps: []string{"slack"}, Prompt: "post a message to the #eng channel"})
+	b := hint.New(hint.Config{Observer: tel})
+	res, err := b.Build(ctx, st, hint.Request{AgentID: 7, Apps: []string{"slack"}, Prompt: "post a message to the #eng channel"})
 	if err != nil || len(res.MatchedActions) == 0 {
-		t.Fatalf("BuildHint = %v, %v; want matches", res.MatchedActions, err)
+		t.Fatalf("Build = %v, %v; want matches", res.MatchedActions, err)
 	}
-	failed, err := tel.BuildHint(ctx, st, hint.Request{AgentID: -1, Prompt: "x"})
+	failed, err := b.Build(ctx, st, hint.Request{AgentID: -1, Prompt: "x"})
 	if err == nil {
 		t.Fatal("a negative agent id was accepted")
 	}
-	resolver, err := registry.NewResolver(registry.ResolverConfig{Store: st})
+	resolver, err := registry.NewResolver(registry.ResolverConfig{Store: st, Observer: tel})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rr, err := tel.Resolve(ctx, resolver, registry.Subject{AgentID: 7, Apps: []string{"slack"}}, "post a message to the #eng channel")
+	sub := registry.Subject{AgentID: 7, Apps: []string{"slack"}}
+	rr, err := resolver.Resolve(ctx, sub, "post a message to the #eng channel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := resolver.Tools(ctx, sub, append(res.MatchedActions, "NOPE_NOT_THERE"), "anthropic")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []span{
 		{Name: "toolhint.hint.build", Status: codes.Unset, Attrs: map[string]string{"toolhint.strategy": string(res.Strategy), "toolhint.matched": itoa(int64(len(res.MatchedActions)))}},
 		{Name: "toolhint.hint.build", Status: codes.Error, Attrs: map[string]string{"toolhint.strategy": string(failed.Strategy), "toolhint.matched": "0"}},
-		{Name: "toolhint.registry.resolve", Status: codes.Unset, Attrs: map[string]string{"toolhint.actions": itoa(int64(len(rr.Actions)))}},
+		{Name: "toolhint.registry.functions", Status: codes.Unset, Attrs: map[string]string{"toolhint.actions": itoa(int64(len(tools.Actions))),
+			"toolhint.skipped": "1", "toolhint.tier": "given"}},
+		{Name: "toolhint.registry.resolve", Status: codes.Unset, Attrs: map[string]string{"toolhint.actions": itoa(int64(len(rr.Actions))),
+			"toolhint.skipped": itoa(int64(len(rr.Skipped))), "toolhint.tier": string(rr.Tier)}},
 	}
-	if diff := cmp.Diff(want, ended(rec, "toolhint.strategy", "toolhint.matched", "toolhint.actions")); diff != "" {
+	if diff := cmp.Diff(want, ended(rec, "toolhint.strategy", "toolhint.matched", "toolhint.actions", "toolhint.tier", "toolhint.skipped")); diff != "" {
 		t.Errorf("spans (-want +got):\n%s", diff)
 	}
-	if got := points(t, reader, oteladapter.MetricHintDuration); len(got) != 3 {
-		t.Errorf("%s = %v, want three series (build ok, build failed, resolve)", oteladapter.MetricHintDuration, got)
+	for _, s := range rec.Ended() {
+		if s.Parent().SpanID() != parent.SpanContext().SpanID() {
+			t.Errorf("span %s is not a child of the caller's span", s.Name())
+		}
+	}
+	if got := points(t, reader, oteladapter.MetricHintDuration); len(got) != 4 {
+		t.Errorf("%s = %v, want four series (build ok, build failed, resolve, functions)", oteladapter.MetricHintDuration, got)
 	}
 }
