@@ -309,7 +309,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 			slog.Int("status", status), slog.Int("attempt", attempt+1),
 			slog.Duration("wait", wait), slog.String("error", lastErr.Error()))
 		if c.retry.OnRetry != nil {
-			c.retry.OnRetry(RetryEvent{Method: r.method, Path: c.reqPath + r.path, Attempt: attempt + 1, StatusCode: status, Wait: wait, Err: lastErr})
+			c.onRetry(ctx, RetryEvent{Method: r.method, Path: c.reqPath + r.path, Attempt: attempt + 1, StatusCode: status, Wait: wait, Err: lastErr})
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -319,6 +319,18 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		case <-t.C:
 		}
 	}
+}
+
+// onRetry calls the host's OnRetry, logging a panic in it instead of letting it through:
+// the retry goes ahead either way.
+func (c *Client) onRetry(ctx context.Context, e RetryEvent) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.log.LogAttrs(ctx, slog.LevelError, "composio: host callback panicked",
+				slog.String("callback", "RetryPolicy.OnRetry"), slog.String("panic", fmt.Sprint(v)))
+		}
+	}()
+	c.retry.OnRetry(e)
 }
 
 func (c *Client) redactErr(err error) error {

@@ -1,9 +1,11 @@
 package composio_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -693,5 +695,25 @@ func TestNewHTTPClient(t *testing.T) {
 	}
 	if tr.n != 2 {
 		t.Errorf("the transport sent %d requests, want 2", tr.n)
+	}
+}
+
+// TestOnRetryPanicLogged: a panicking OnRetry is logged and the retry goes ahead.
+func TestOnRetryPanicLogged(t *testing.T) {
+	var logs bytes.Buffer
+	calls := 0
+	srv, c := newClient(t, func(cfg *composio.Config) {
+		p := composio.DefaultRetryPolicy()
+		p.InitialDelay, p.MaxDelay = time.Millisecond, time.Millisecond
+		p.OnRetry = func(composio.RetryEvent) { calls++; panic("host hook exploded") }
+		cfg.Retry = &p
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
+	srv.FailNext(1, composiotest.ServerError(500))
+	if _, err := c.ListTools(context.Background(), composio.ToolFilter{Toolkits: []string{"gmail"}}); err != nil {
+		t.Fatalf("ListTools after one retry: %v", err)
+	}
+	if calls != 1 || !strings.Contains(logs.String(), "RetryPolicy.OnRetry") {
+		t.Errorf("OnRetry called %d times; log %q", calls, logs.String())
 	}
 }

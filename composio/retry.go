@@ -31,7 +31,7 @@ type RetryPolicy struct {
 	// status was 503 with a retry-after header.
 	RetryExecute bool
 	// OnRetry, when non-nil, is called before each wait, from the goroutine making the
-	// call. It must not block for long.
+	// call. It must not block for long. A panic in it is logged and the retry goes ahead.
 	OnRetry func(RetryEvent)
 }
 
