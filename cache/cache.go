@@ -178,14 +178,19 @@ func CanTransition(from, to ConnectionStatus) bool {
 	return false
 }
 
-// Connection is a workspace's connection to an app.
+// Connection is a workspace's connection to an app, as the host records it (not to be
+// confused with composio.Connection, the answer Composio gives when a connection starts).
 type Connection struct {
-	WorkspaceID  string           `json:"workspace_id"`
-	App          string           `json:"app"`
-	Status       ConnectionStatus `json:"status"`
-	ConnectionID string           `json:"connection_id,omitempty"` // Composio connected account id
-	ConnectedAt  time.Time        `json:"connected_at,omitzero"`   // when it became active
-	UpdatedAt    time.Time        `json:"updated_at"`
+	WorkspaceID string           `json:"workspace_id"`
+	App         string           `json:"app"`
+	Status      ConnectionStatus `json:"status"`
+	// ConnectionID is the Composio connected account id ("ca_…") behind the connection:
+	// the ID of composio.ConnectedAccount and composio.Connection, and what the executor
+	// sends as executor.RemoteRequest.ConnectedAccountID. Empty until the connection is
+	// pending or active.
+	ConnectionID string    `json:"connection_id,omitempty"`
+	ConnectedAt  time.Time `json:"connected_at,omitzero"` // when it became active
+	UpdatedAt    time.Time `json:"updated_at"`
 }
 
 // ToolConfig is a workspace's configuration of one app's actions.

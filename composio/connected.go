@@ -131,8 +131,10 @@ func (c *Client) SetConnectedAccountEnabled(ctx context.Context, id string, enab
 }
 
 // Connection is the outcome of starting a connection: the account id, its status and,
-// for OAuth or a Connect Link, the URL to send the user to.
+// for OAuth or a Connect Link, the URL to send the user to. The host records the
+// connection in its own store as a cache.Connection.
 type Connection struct {
+	// ID is the connected account id ("ca_…"), cache.Connection.ConnectionID once recorded.
 	ID          string
 	Status      string
 	RedirectURL string

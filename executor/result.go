@@ -7,7 +7,9 @@ import (
 	"time"
 )
 
-// Call is one tool call written by a model. It is a plain value, safe to copy and to read from several goroutines.
+// Call is one tool call written by a model: what Execute and ExecuteBatch run, and what an
+// assistant Message carries (Message.ToolCalls). It is a plain value, safe to copy and to
+// read from several goroutines.
 type Call struct {
 	// ID is the model's tool-call id. Optional: an empty id becomes "call_<index>" in a
 	// batch and "call_0" for Execute. Within a batch, a repeated non-empty id is not run.

@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -30,19 +29,21 @@ const (
 type Message struct {
 	Role    Role
 	Content string
-	// ToolCalls are the calls an assistant message asks for.
-	ToolCalls []ToolCall
+	// ToolCalls are the calls an assistant message asks for, Name being the function name
+	// as offered (see schema.FunctionName; RunStep maps it back to the slug). Step is not
+	// used here: the calls of one message run as one batch step.
+	ToolCalls []Call
 	// ToolCallID and Name identify the call a tool message answers.
 	ToolCallID string
 	Name       string
 }
 
-// ToolCall is one function call in an assistant message. It is a plain value, safe to copy and to read from several goroutines.
-type ToolCall struct {
-	ID        string
-	Name      string // the function name as offered (see schema.FunctionName)
-	Arguments json.RawMessage
-}
+// ToolCall is the former name of a call in an assistant message, which is now a Call: one
+// type for a tool call, whether the model wrote it in a Message or the host hands it to
+// Execute.
+//
+// Deprecated: use Call.
+type ToolCall = Call
 
 // ToolChoice tells the model whether it must call a tool.
 type ToolChoice string

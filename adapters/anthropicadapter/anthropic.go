@@ -228,7 +228,7 @@ func (l *LLM) Complete(ctx context.Context, req executor.LLMRequest) (executor.M
 		}
 	}
 	for _, c := range Calls(resp) {
-		out.ToolCalls = append(out.ToolCalls, executor.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		out.ToolCalls = append(out.ToolCalls, executor.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
 	return out, nil
 }

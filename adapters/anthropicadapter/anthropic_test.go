@@ -26,7 +26,7 @@ func TestRequest(t *testing.T) {
 		{Role: executor.RoleSystem, Content: "Be brief."},
 		{Role: executor.RoleSystem, Content: "You MUST call GMAIL_SEND_EMAIL."},
 		{Role: executor.RoleUser, Content: "Email jay and ann"},
-		{Role: executor.RoleAssistant, Content: "Sending.", ToolCalls: []executor.ToolCall{
+		{Role: executor.RoleAssistant, Content: "Sending.", ToolCalls: []executor.Call{
 			{ID: "toolu_1", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"jay@acme.com"}`)},
 			{ID: "toolu_2", Name: "GMAIL_SEND_EMAIL"}}},
 		{Role: executor.RoleTool, ToolCallID: "toolu_1", Content: `{"sent":true}`},
@@ -60,7 +60,7 @@ func TestRequest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := executor.Message{Role: executor.RoleAssistant, ToolCalls: []executor.ToolCall{{ID: "toolu_3", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{}`)}}}
+			want := executor.Message{Role: executor.RoleAssistant, ToolCalls: []executor.Call{{ID: "toolu_3", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{}`)}}}
 			if diff := cmp.Diff(want, msg); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}

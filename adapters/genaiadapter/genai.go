@@ -231,7 +231,7 @@ func (l *LLM) Complete(ctx context.Context, req executor.LLMRequest) (executor.M
 			if len(p.ThoughtSignature) > 0 {
 				l.remember(id, p.ThoughtSignature)
 			}
-			out.ToolCalls = append(out.ToolCalls, executor.ToolCall{ID: id, Name: p.FunctionCall.Name, Arguments: args})
+			out.ToolCalls = append(out.ToolCalls, executor.Call{ID: id, Name: p.FunctionCall.Name, Arguments: args})
 		case p.Text != "" && !p.Thought:
 			out.Content += p.Text
 		}

@@ -85,7 +85,7 @@ func TestRequest(t *testing.T) {
 			msgs := []executor.Message{
 				{Role: executor.RoleSystem, Content: "Be brief."},
 				{Role: executor.RoleUser, Content: "Weather?"},
-				{Role: executor.RoleAssistant, ToolCalls: []executor.ToolCall{{ID: "c1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}, {ID: "c2", Name: "get_time"}}},
+				{Role: executor.RoleAssistant, ToolCalls: []executor.Call{{ID: "c1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}, {ID: "c2", Name: "get_time"}}},
 				{Role: executor.RoleTool, ToolCallID: "c1", Name: "get_weather", Content: `{"temp_c":3}`},
 				{Role: executor.RoleTool, ToolCallID: "c2", Name: "get_time", Content: "error (invalid_arguments): /city is required"},
 			}

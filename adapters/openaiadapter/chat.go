@@ -219,7 +219,7 @@ func (c *Chat) Complete(ctx context.Context, req executor.LLMRequest) (executor.
 		out.Content = msg.Refusal
 	}
 	for _, call := range ChatCalls(msg) {
-		out.ToolCalls = append(out.ToolCalls, executor.ToolCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments})
+		out.ToolCalls = append(out.ToolCalls, executor.Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments})
 	}
 	return out, nil
 }

@@ -40,7 +40,7 @@ func functions(t *testing.T) []schema.Function {
 var conversation = []executor.Message{
 	{Role: executor.RoleSystem, Content: "You MUST call GMAIL_SEND_EMAIL."},
 	{Role: executor.RoleUser, Content: "Email jay"},
-	{Role: executor.RoleAssistant, ToolCalls: []executor.ToolCall{{ID: "call_1", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"jay@acme.com"}`)}}},
+	{Role: executor.RoleAssistant, ToolCalls: []executor.Call{{ID: "call_1", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"jay@acme.com"}`)}}},
 	{Role: executor.RoleTool, ToolCallID: "call_1", Name: "GMAIL_SEND_EMAIL", Content: `{"sent":true}`},
 }
 
@@ -99,7 +99,7 @@ func TestChatRequest(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := executor.Message{Role: executor.RoleAssistant, Content: "on it",
-				ToolCalls: []executor.ToolCall{{ID: "call_2", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{}`)}}}
+				ToolCalls: []executor.Call{{ID: "call_2", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{}`)}}}
 			if diff := cmp.Diff(want, msg); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}
@@ -183,7 +183,7 @@ func TestResponsesRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := executor.Message{Role: executor.RoleAssistant, Content: "on it",
-		ToolCalls: []executor.ToolCall{{ID: "call_2", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"x@y.z"}`)}}}
+		ToolCalls: []executor.Call{{ID: "call_2", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"x@y.z"}`)}}}
 	if diff := cmp.Diff(want, msg); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}

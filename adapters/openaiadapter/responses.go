@@ -194,7 +194,7 @@ func (r *Responses) Complete(ctx context.Context, req executor.LLMRequest) (exec
 	}
 	out := executor.Message{Role: executor.RoleAssistant, Content: resp.OutputText()}
 	for _, call := range ResponseCalls(resp) {
-		out.ToolCalls = append(out.ToolCalls, executor.ToolCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments})
+		out.ToolCalls = append(out.ToolCalls, executor.Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments})
 	}
 	if out.Content == "" && len(out.ToolCalls) == 0 && resp.Status == responses.ResponseStatusIncomplete {
 		return out, errors.New("openaiadapter: response incomplete: " + string(resp.IncompleteDetails.Reason))

@@ -27,7 +27,7 @@ func Say(content string) Turn {
 }
 
 // CallTools is a turn that asks for the given tool calls.
-func CallTools(calls ...executor.ToolCall) Turn {
+func CallTools(calls ...executor.Call) Turn {
 	return func(executor.LLMRequest) (executor.Message, error) {
 		return executor.Message{Role: executor.RoleAssistant, ToolCalls: slices.Clone(calls)}, nil
 	}
@@ -39,8 +39,8 @@ func Fail(err error) Turn {
 }
 
 // Call builds a tool call; args must be JSON (it is not checked, so tests can send bad JSON).
-func Call(id, name, args string) executor.ToolCall {
-	return executor.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
+func Call(id, name, args string) executor.Call {
+	return executor.Call{ID: id, Name: name, Arguments: json.RawMessage(args)}
 }
 
 // ScriptedLLM is an executor.LLM that plays its turns in order, one per Complete, and
