@@ -40,7 +40,8 @@ func testResolve(t *testing.T, st cache.Store) {
 		want    []string
 		tier    registry.Tier
 		skipped []string
-		// anySkipped leaves Skipped unchecked where it depends on hint's ranking.
+		// anySkipped marks the cases that depend on hint's ranking: Skipped is left
+		// unchecked, and want is the top of the list, which may go on.
 		anySkipped bool
 	}{
 		{name: "explicit slugs kept for allowed apps", sub: ws, prompt: "Call GMAIL_SEND_EMAIL, then SLACK_SEND_MESSAGE and GMAIL_CREATE_LABEL. HTTP_OK is not a slug.",
@@ -67,7 +68,11 @@ func testResolve(t *testing.T, st cache.Store) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, res.Actions); diff != "" {
+			got := res.Actions
+			if tt.anySkipped && len(got) > len(tt.want) {
+				got = got[:len(tt.want)]
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("actions (-want +got):\n%s", diff)
 			}
 			if res.Tier != tt.tier {
