@@ -34,7 +34,7 @@ func loadTestdata(ctx context.Context) (*cache.Memory, error) {
 }
 
 // A chatbot turn: the agent may use Slack, Gmail and Google Calendar; the hint names the
-// action that sends a Slack message, not the one that creates a channel.
+// action that sends a Slack message first, before the one that creates a channel.
 func ExampleBuild_chatbot() {
 	ctx := context.Background()
 	st, err := loadTestdata(ctx)
@@ -52,11 +52,11 @@ func ExampleBuild_chatbot() {
 	}
 	fmt.Println(res.Strategy)
 	fmt.Println(res.MatchedActions[0])
-	fmt.Println(res.Lines[1])
+	fmt.Println(res.Lines[0])
 	// Output:
 	// capability
 	// SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL
-	// - SLACK: SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL, SLACK_SCHEDULE_MESSAGE
+	// Composio actions that fit this request, best first (use these exact names):
 }
 
 // A recipe step: the instruction is curated, so the hint matches its words directly, with

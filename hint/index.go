@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/toolhint/toolhint/cache"
@@ -27,7 +28,7 @@ type appIndex struct {
 	n           int
 	first, last *string
 	// post maps a term ID to its postings: action index << 2 | field (0 slug, 1 name,
-	// 2 description), each (action, field) pair once. Matching a prompt then touches only
+	// 2 description, 3 parameter names), each (action, field) pair once. Matching a prompt then touches only
 	// the postings of its own terms, not every term of every action.
 	post map[uint32][]uint32
 	// has is a 4096-bit filter of the term IDs in post (ID mod 4096): a term whose bit is
@@ -78,8 +79,10 @@ func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMe
 	for i := range run {
 		ix.verbs[i], _ = an.MainVerb(run[i].SlugTerms)
 	}
+	var params []string
 	for i := range run {
-		for f, terms := range [3][]string{run[i].SlugTerms, run[i].NameTerms, run[i].DescTerms} {
+		params = paramTerms(an, run[i].Params, params[:0])
+		for f, terms := range [4][]string{run[i].SlugTerms, run[i].NameTerms, run[i].DescTerms, params} {
 			p := uint32(i)<<2 | uint32(f)
 			for _, s := range terms {
 				id, ok := x.dict[s]
@@ -122,9 +125,9 @@ func (x *termIndex) table(table []string) idTable {
 // masks: bit k of an action's field mask is set when the field holds the table's term k. It
 // appends to touched the indexes of the actions that match any term, in no particular
 // order (the ranking's order is total), and returns it.
-func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64, base int, touched []int32) []int32 {
-	slugM, nameM, descM = slugM[base:base+ix.n], nameM[base:base+ix.n], descM[base:base+ix.n]
-	fields := [3][]uint64{slugM, nameM, descM}
+func (ix *appIndex) masks(t *idTable, slugM, nameM, descM, paramM []uint64, base int, touched []int32) []int32 {
+	slugM, nameM, descM, paramM = slugM[base:base+ix.n], nameM[base:base+ix.n], descM[base:base+ix.n], paramM[base:base+ix.n]
+	fields := [4][]uint64{slugM, nameM, descM, paramM}
 	for k := 0; k < t.n; k++ {
 		id := t.ids[k]
 		if !t.has[k] || ix.has[id>>6&63]&(1<<(id&63)) == 0 {
@@ -133,11 +136,24 @@ func (ix *appIndex) masks(t *idTable, slugM, nameM, descM []uint64, base int, to
 		bit := uint64(1) << k
 		for _, p := range ix.post[id] {
 			a := p >> 2
-			if slugM[a]|nameM[a]|descM[a] == 0 {
+			if slugM[a]|nameM[a]|descM[a]|paramM[a] == 0 {
 				touched = append(touched, int32(base)+int32(a))
 			}
 			fields[p&3][a] |= bit
 		}
 	}
 	return touched
+}
+
+// paramTerms appends the stems of an action's parameter names ("channel_id", "dueDate" ->
+// channel, id, due, date).
+func paramTerms(an *text.Analyzer, params []cache.Param, dst []string) []string {
+	for _, p := range params {
+		for _, w := range text.Words(p.Name) {
+			if s := an.Stem(w); !an.IsStop(w) && !slices.Contains(dst, s) {
+				dst = append(dst, s)
+			}
+		}
+	}
+	return dst
 }

@@ -70,11 +70,11 @@ type clauseInfo struct {
 
 // scratch is per-call working memory, pooled by the Builder.
 type scratch struct {
-	slugM, nameM, descM []uint64
-	runs                []run
-	touched             []int32
-	shares              [][maxTerms]float32
-	cands               []cand // the candidates of all clauses
+	slugM, nameM, descM, paramM []uint64
+	runs                        []run
+	touched                     []int32
+	shares                      [][maxTerms]float32
+	cands                       []cand // the candidates of all clauses
 	// verbs memoises the main verb class of actions of apps without an index; verbSet says
 	// which are known.
 	verbs   []string
@@ -85,7 +85,7 @@ type scratch struct {
 // the actions it touched can have bits.
 func (sc *scratch) reset() {
 	for _, i := range sc.touched {
-		sc.slugM[i], sc.nameM[i], sc.descM[i] = 0, 0, 0
+		sc.slugM[i], sc.nameM[i], sc.descM[i], sc.paramM[i] = 0, 0, 0, 0
 	}
 	sc.touched = sc.touched[:0]
 	sc.cands = sc.cands[:0]
@@ -163,6 +163,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	sc.slugM = grow(sc.slugM, n)
 	sc.nameM = grow(sc.nameM, n)
 	sc.descM = grow(sc.descM, n)
+	sc.paramM = grow(sc.paramM, n)
 	// One run per app; its term index is looked up (and built) before the table is mapped
 	// to term IDs, so that a term first seen in an index built now is known to the table.
 	runs := sc.runs[:0]
@@ -214,6 +215,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 
 	ids := b.index.table(r.table)
 	var lookup func(terms []string) uint64 // made for the first run without an index
+	var params []string
 	var df [maxTerms]int
 	var maxShare [maxTerms]float32
 	touched := sc.touched[:0]
@@ -223,7 +225,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		start, end := rn.start, rn.end
 		rn.tStart = len(touched)
 		if ix := rn.ix; ix != nil {
-			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, start, touched)
+			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, sc.paramM, start, touched)
 		} else {
 			if lookup == nil {
 				lookup = termMatcher(r.table)
@@ -233,7 +235,9 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 				sc.slugM[i] = lookup(m.SlugTerms)
 				sc.nameM[i] = lookup(m.NameTerms)
 				sc.descM[i] = lookup(m.DescTerms)
-				if sc.slugM[i]|sc.nameM[i]|sc.descM[i] != 0 {
+				params = paramTerms(b.an, m.Params, params[:0])
+				sc.paramM[i] = lookup(params)
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] != 0 {
 					touched = append(touched, int32(i))
 				}
 			}
@@ -244,7 +248,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		}
 		var slugDF [maxTerms]int
 		for _, i := range touched[rn.tStart:rn.tEnd] {
-			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i]; all != 0; all &= all - 1 {
+			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i]; all != 0; all &= all - 1 {
 				df[bits.TrailingZeros64(all)]++
 			}
 			for s := sc.slugM[i]; s != 0; s &= s - 1 {
@@ -562,6 +566,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			m := &metas[i]
 			sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
 			all := sm | nm | dm
+			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
 			if all == 0 {
@@ -632,6 +637,10 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				} else {
 					c.f[fd] += v
 				}
+			}
+			for mk := pm &^ info.expMask; mk != 0; mk &= mk - 1 {
+				k := bits.TrailingZeros64(mk)
+				c.f[featParam] += float32(info.w[k] * idf[k])
 			}
 			if vf >= 0 {
 				c.f[vf] = 1

@@ -17,6 +17,8 @@ const (
 	featSlug = iota
 	featName
 	featDesc
+	// The prompt's own words matched only in a parameter name ("channel", "due_date").
+	featParam
 	// The same for terms that expand a prompt word, by source, in the slug or name ("key")
 	// and in the description.
 	featSynKey
@@ -73,7 +75,7 @@ const (
 )
 
 var weightNames = [numWeights]string{
-	featSlug: "slug", featName: "name", featDesc: "desc",
+	featSlug: "slug", featName: "name", featDesc: "desc", featParam: "param",
 	featSynKey: "synonym_key", featSynDesc: "synonym_desc",
 	featDerivKey: "derived_key", featDerivDesc: "derived_desc",
 	featHyperKey: "hypernym_key", featHyperDesc: "hypernym_desc",
@@ -121,7 +123,7 @@ func NeutralWeights() Weights {
 	for k, v := range map[int]float64{
 		// Matches: IDF is scaled to [0, 1] (one for a word a single action holds), so a
 		// matched word of the clause's object weighs about as much as an agreeing verb.
-		featSlug: 6, featName: 5, featDesc: 2, featSynKey: 2, featSynDesc: 0.6,
+		featSlug: 6, featName: 5, featDesc: 2, featParam: 0.5, featSynKey: 2, featSynDesc: 0.6,
 		featDerivKey: 2, featDerivDesc: 0.6, featHyperKey: 1, featHyperDesc: 0.3,
 		featContextKey: 3, featContextDesc: 1,
 		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
