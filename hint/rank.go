@@ -145,11 +145,30 @@ type ranking struct {
 	// explicit are the actions the prompt names by their exact slug, in order: they are
 	// listed first, and make the hint confident.
 	explicit []int32
+	// signals are, per clause (then per implied step), what sources outside the lexical
+	// ranking say about actions; nil when there is no source.
+	signals []map[string]signal
 }
+
+// signal is what sources outside the lexical ranking (a workspace's record of use, a
+// semantic search) say about one action for one clause. Each value feeds a feature of its
+// own, so that with no source every score is what the lexical ranking alone gives.
+type signal struct {
+	Prior    float32 // the workspace's decayed record with the action: successes count for, failures against; in [-1, 1]
+	Learnt   float32 // how strongly the clause's terms have led to the action before; in [0, 1]
+	Semantic float32 // similarity of the clause to the action's description; in [0, 1]
+	// Lift lets the action be a candidate although it shares no word with the clause.
+	Lift bool
+}
+
+// signalSource gives, for one clause (its words and its analysed terms, expansions aside),
+// the signals of the actions it has something to say about, by slug. It is called once per
+// clause, before matching.
+type signalSource func(words string, terms []string) map[string]signal
 
 // rankPrepare analyses the prompt and matches it against metas.
 // sc is working memory the ranking may point into: it must outlive the ranking's use.
-func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta, sc *scratch) *ranking {
+func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta, sc *scratch, src signalSource) *ranking {
 	p := b.an.Prompt(prompt, apps)
 	if len(p.Clauses) == 0 || len(metas) == 0 {
 		return nil
@@ -208,6 +227,19 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	for ci := range r.clauses {
 		r.clauses[ci].setVerbBits(r.table)
 		r.clauses[ci].family = b.an.Family(r.clauses[ci].c.Verb)
+	}
+	if src != nil {
+		r.signals = make([]map[string]signal, len(r.clauses))
+		for ci := range r.clauses {
+			info := &r.clauses[ci]
+			var terms []string
+			for _, t := range info.c.Terms {
+				if t.Source == text.SourceWord && t.Role != text.RoleContent {
+					terms = append(terms, t.Stem)
+				}
+			}
+			r.signals[ci] = src(info.c.Text, terms)
+		}
 	}
 	if len(r.table) == 0 {
 		return nil
@@ -277,6 +309,10 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 			runs[ri].share = &shares[si]
 			si++
 		}
+	}
+	// Actions an outside source lifts are candidates too, though they match no term.
+	if lifted := r.lifted(); len(lifted) > 0 {
+		sc.touched = liftInto(runs, sc.touched, lifted, sc, metas)
 	}
 	// IDF over the candidate actions, divided by the IDF of a term only one action holds,
 	// so that scores mean the same for two apps and for two hundred.
@@ -569,13 +605,15 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
-			if all == 0 {
+			sig, hasSig := r.signal(info, m.Action)
+			lift := hasSig && sig.Lift
+			if all == 0 && !lift {
 				continue
 			}
 			// An action that shares only the verb word ("get") with the clause is no
 			// candidate, unless it belongs to an app the clause names: this keeps the
 			// thousands of "get" actions of a large agent out of the scoring.
-			if all&^info.genericVerbMask == 0 && named < 1 {
+			if all&^info.genericVerbMask == 0 && named < 1 && !lift {
 				continue
 			}
 			// Safety: destructive actions only for a destructive clause, and then only
@@ -595,7 +633,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			if !r.recipe && !relaxed {
 				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 				switch {
-				case capHit, objHit:
+				case capHit, objHit, lift:
 				case verbWord:
 					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
 				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
@@ -673,6 +711,9 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				// Another app is named (a step that stays in the app an earlier step
 				// names counts half).
 				c.f[featAppOther] = float32(info.appStrength)
+			}
+			if hasSig {
+				c.f[featPrior], c.f[featLearnt], c.f[featSemantic] = sig.Prior, sig.Learnt, sig.Semantic
 			}
 			c.f[featAppObject] = appObj
 			c.f[featMainObject] = mainObj
@@ -860,7 +901,7 @@ func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, prompt, apps, metas, sc)
+	r := b.rankPrepare(req, prompt, apps, metas, sc, nil)
 	if r == nil {
 		return
 	}
@@ -1249,6 +1290,57 @@ func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
 			if metas[i].Action == f && !slices.Contains(out, int32(i)) {
 				out = append(out, int32(i))
 			}
+		}
+	}
+	return out
+}
+
+// signal returns the outside signal for an action in a clause.
+func (r *ranking) signal(info *clauseInfo, action string) (signal, bool) {
+	if r.signals == nil {
+		return signal{}, false
+	}
+	for ci := range r.clauses {
+		if &r.clauses[ci] == info {
+			sig, ok := r.signals[ci][action]
+			return sig, ok
+		}
+	}
+	return signal{}, false
+}
+
+// lifted returns the slugs any clause's signals lift into the candidates.
+func (r *ranking) lifted() map[string]bool {
+	var out map[string]bool
+	for _, sigs := range r.signals {
+		for a, s := range sigs {
+			if s.Lift {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[a] = true
+			}
+		}
+	}
+	return out
+}
+
+// liftInto adds to each run's touched actions those lifted that it does not hold yet, and
+// fixes the runs' ranges in touched (which it rebuilds).
+func liftInto(runs []run, touched []int32, lifted map[string]bool, sc *scratch, metas []cache.ActionMeta) []int32 {
+	out := make([]int32, 0, len(touched)+len(lifted))
+	for ri := range runs {
+		rn := &runs[ri]
+		start := len(out)
+		out = append(out, touched[rn.tStart:rn.tEnd]...)
+		for i := rn.start; i < rn.end; i++ {
+			if lifted[metas[i].Action] && sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
+				out = append(out, int32(i))
+			}
+		}
+		rn.tStart, rn.tEnd = start, len(out)
+		if rn.share == nil && rn.tEnd > rn.tStart {
+			rn.share = new([maxTerms]float32)
 		}
 	}
 	return out

@@ -58,6 +58,11 @@ const (
 	featAppObject
 	featMainObject
 	featAppDesc
+	// Sources outside the lexical ranking, zero without them: the workspace's record with
+	// the action, the clause's terms having led to it before, semantic similarity.
+	featPrior
+	featLearnt
+	featSemantic
 	// The classifier's confidence in the action's capabilities.
 	featConfidence
 	// Slug words the clause does not explain (at most maxUnexplained).
@@ -85,6 +90,7 @@ var weightNames = [numWeights]string{
 	featCapability: "capability", featCapabilityOther: "capability_other",
 	featPluralList: "plural_list", featPluralByID: "plural_by_id", featIDGet: "id_get", featNameSearch: "name_search",
 	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
+	featPrior: "usage_prior", featLearnt: "usage_terms", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramConfidentAt: "confident_at",
 	paramConfidentMargin: "confident_margin",
@@ -129,6 +135,7 @@ func NeutralWeights() Weights {
 		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
 		featCapability: 1.2, featCapabilityOther: -0.5, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
 		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,
+		featPrior: 1, featLearnt: 2, featSemantic: 3,
 		featConfidence: 0.3, featUnexplained: -0.6,
 		paramKeepRatio: 0.4, paramMinScore: 0.3, paramConfidentAt: 3, paramConfidentMargin: 1,
 	} {
