@@ -2,6 +2,7 @@ package executor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -93,31 +94,62 @@ func (e *Executor) inspectArgs(args json.RawMessage, p *prepared) (out json.RawM
 }
 
 // injectIdentity sets the identity parameters the schema declares and the host fills (see
-// registry.HostFilledParams): the user and entity ids from the scope. The model's values
-// were stripped already; a parameter with no value in the scope is left out.
-func (e *Executor) injectIdentity(args json.RawMessage, p *prepared, s Scope) json.RawMessage {
+// registry.HostFilledParams): the user and entity ids from the scope, and the connected
+// account of the workspace's connection to the toolkit the arguments name ("toolkit" or
+// "toolkit_slug"). The model's values were stripped already. A parameter with no value is
+// left out; when it is a required one, missing says which and why, in words for the model.
+func (e *Executor) injectIdentity(ctx context.Context, args json.RawMessage, p *prepared, s Scope) (out json.RawMessage, missing string) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(args, &m); err != nil {
-		return args
+		return args, ""
 	}
 	set := false
 	for _, k := range p.inject {
+		var id, why string
 		switch k {
 		case "user_id", "entity_id":
-			if id := s.userID(); id != "" {
-				m[k] = jsonString(id)
-				set = true
-			}
+			id, why = s.userID(), "no user is set for this agent"
+		case "connected_account_id":
+			id, why = e.connectedAccount(ctx, m, s)
+		}
+		if id != "" {
+			m[k] = jsonString(id)
+			set = true
+		} else if slices.Contains(p.required, k) && missing == "" {
+			missing = why
 		}
 	}
 	if !set {
-		return args
+		return args, missing
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
-		return args
+		return args, missing
 	}
-	return out
+	return out, missing
+}
+
+// connectedAccount returns the connected account of the workspace's connection to the
+// toolkit named in a Composio-toolkit call's arguments, or why there is none.
+func (e *Executor) connectedAccount(ctx context.Context, m map[string]json.RawMessage, s Scope) (id, why string) {
+	var toolkit string
+	for _, k := range []string{"toolkit", "toolkit_slug"} {
+		if raw, ok := m[k]; ok && json.Unmarshal(raw, &toolkit) == nil && toolkit != "" {
+			break
+		}
+	}
+	toolkit = strings.ToLower(strings.TrimSpace(toolkit))
+	switch {
+	case toolkit == "":
+		return "", "name the toolkit whose connection it is about"
+	case s.WorkspaceID == "" || e.cfg.Catalog == nil:
+		return "", "there is no workspace to find the connection to " + shorten(toolkit, 64) + " in"
+	}
+	c, err := e.cfg.Catalog.Connection(ctx, s.WorkspaceID, toolkit)
+	if err != nil || c.ConnectionID == "" {
+		return "", "this workspace has no connection to " + shorten(toolkit, 64) + "; the user must connect it first"
+	}
+	return c.ConnectionID, ""
 }
 
 // maxUnknownNotices bounds the notices about undeclared parameters in one result.

@@ -15,7 +15,8 @@ import (
 )
 
 // BenchmarkExecuteOverhead measures the executor's own cost per call: a no-op tool with a
-// warm validator, arguments that need validating. Target: median under 20µs.
+// warm validator, arguments that need validating. Target: median under 8µs (its
+// median-µs/call metric; ns/op is a mean, which a loaded machine inflates).
 func BenchmarkExecuteOverhead(b *testing.B) {
 	reg := registry.New()
 	out := json.RawMessage(`{"ok":true}`)

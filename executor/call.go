@@ -224,7 +224,13 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	args, stripped, unknown := e.inspectArgs(args, p)
 	out.Stripped = stripped
 	if len(p.inject) > 0 {
-		args = e.injectIdentity(args, p, *st.scope)
+		var missing string
+		if args, missing = e.injectIdentity(ctx, args, p, *st.scope); missing != "" {
+			out.ErrorKind = KindInvalidArguments
+			out.Err = errors.New(missing)
+			out.Error = fmt.Sprintf("%s cannot run: %s. %s", name, missing, p.usage())
+			return nil, nil, out, false
+		}
 	}
 
 	// 4. Coerce and validate.

@@ -128,9 +128,15 @@ func identityStore(t testing.TB) *cache.Memory {
 			{App: "composio", Slug: "COMPOSIO_EXECUTE_AGENT", Description: "Run an agent.", Parameters: json.RawMessage(`{"type":"object","properties":{
 				"prompt":{"type":"string"},"entity_id":{"type":"string","default":"default","description":"Entity ID for Composio authentication context."}},
 				"required":["prompt"]}`)},
+			{App: "composio", Slug: "COMPOSIO_CHECK_ACTIVE_CONNECTION", Description: "Check a toolkit's connection.", Parameters: json.RawMessage(`{"type":"object","properties":{
+				"connected_account_id":{"type":"string","description":"Specific connected account ID to check status for"},
+				"toolkit":{"type":"string","description":"Name of the toolkit to check"}},"required":["connected_account_id","toolkit"]}`)},
 		},
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cache.EnsureConnection(context.Background(), st, "ws1", "gmail", cache.StatusActive, "ca_gmail_ws1"); err != nil {
 		t.Fatal(err)
 	}
 	return st
@@ -163,6 +169,10 @@ func TestIdentityIsTheHosts(t *testing.T) {
 		{name: "composio's own action: scope's entity filled in",
 			call:     executor.Call{Name: "COMPOSIO_EXECUTE_AGENT", Arguments: json.RawMessage(`{"prompt":"p"}`)},
 			wantArgs: `{"entity_id":"user-7","prompt":"p"}`},
+		{name: "composio's own action: the connected account of the toolkit it names, from the workspace",
+			call:      executor.Call{Name: "COMPOSIO_CHECK_ACTIVE_CONNECTION", Arguments: json.RawMessage(`{"toolkit":"GMAIL","connected_account_id":"ca_victim"}`)},
+			wantArgs:  `{"connected_account_id":"ca_gmail_ws1","toolkit":"GMAIL"}`,
+			wantStrip: []string{"connected_account_id"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,6 +198,19 @@ func TestIdentityIsTheHosts(t *testing.T) {
 				t.Errorf("identity written by the model reached the remote: %s", reqs[0].Arguments)
 			}
 		})
+	}
+
+	// A required host-filled parameter the host has no value for is refused before the
+	// remote, saying why in words the model can act on, and not asking for the hidden key.
+	for _, args := range []string{`{"toolkit":"slack"}`, `{"toolkit":"slack","connected_account_id":"ca_victim"}`} {
+		before := len(remote.requests())
+		got := ex.Execute(context.Background(), executor.Call{Name: "COMPOSIO_CHECK_ACTIVE_CONNECTION", Arguments: json.RawMessage(args)})
+		if got.OK || got.ErrorKind != executor.KindInvalidArguments || len(remote.requests()) != before {
+			t.Fatalf("no connection to slack: ok %v kind %q, %d requests", got.OK, got.ErrorKind, len(remote.requests())-before)
+		}
+		if msg := got.ForModel(); !strings.Contains(msg, "no connection to slack") || strings.Contains(msg, "connected_account_id") {
+			t.Errorf("refusal: %s", msg)
+		}
 	}
 
 	// The definitions rendered for the model do not offer the host-filled parameters.

@@ -22,7 +22,8 @@ func IdentityKeys() []string {
 // as their own data (a Gmail or Outlook mailbox user_id, a Clockify workspace_id, a Fibery
 // entity_id). The resolver hides these parameters from the definitions it renders, and the
 // executor strips them from the model's arguments and fills the user and entity from the
-// scope. The slice is new on every call; nil means none.
+// scope, and the connected account from the workspace's connection to the toolkit the
+// arguments name. The slice is new on every call; nil means none.
 func HostFilledParams(app string) []string {
 	if strings.EqualFold(strings.TrimSpace(app), ComposioApp) {
 		return IdentityKeys()
