@@ -10,7 +10,8 @@
 // -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
 // and the fifth is scored, for each fold; these are the figures that predict unseen apps.
 // -fit fits the weights on all the cases (and -train's) and writes them to -out; the
-// package's shipped weights are made this way, with -train naming the project's own set.
+// package's shipped weights are made this way, with -train naming the project's own sets
+// (several files, separated by commas).
 package main
 
 import (
@@ -46,7 +47,7 @@ func main() {
 	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
 	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
 	flag.BoolVar(&ablate, "ablate", false, "cross-validate once per knowledge source with its weights held at zero (slow)")
-	flag.StringVar(&train, "train", "", "more labelled cases (JSONL) that -fit and -cv learn from but never score, e.g. hint/hinteval/testdata/unseen.jsonl")
+	flag.StringVar(&train, "train", "", "more labelled cases (JSONL files, comma-separated) that -fit and -cv learn from but never score, e.g. hint/hinteval/testdata/unseen.jsonl")
 	flag.Parse()
 	if *catalog == "" || *eval == "" {
 		fmt.Fprintln(os.Stderr, "selection: -catalog and -eval are required")
@@ -87,10 +88,15 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		return fmt.Errorf("selection: no case %q", explain)
 	}
 	var extra []hinteval.Case
-	if train != "" {
-		if extra, err = hinteval.ReadCasesFile(train); err != nil {
+	for _, path := range strings.Split(train, ",") {
+		if path == "" {
+			continue
+		}
+		more, err := hinteval.ReadCasesFile(path)
+		if err != nil {
 			return err
 		}
+		extra = append(extra, more...)
 	}
 	if ablate {
 		return runAblation(ctx, st, cases, extra)

@@ -2,6 +2,7 @@ package text
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -209,6 +210,9 @@ func (a *Analyzer) field(toks []token, f string) []token {
 		return ent(a.Stem("repository"), 0.5)
 	case hasFileExt(lower) && !strings.Contains(lower, "/"):
 		return ent("file", 0.6)
+	case isMoney(f):
+		toks = append(toks, token{kind: tokID})
+		return ent(a.Stem("amount"), 0.3)
 	}
 	capital := isCapitalised(f)
 	if isOpaqueID(f) {
@@ -268,6 +272,24 @@ func (a *Analyzer) stepReferences(toks []token) map[int]bool {
 
 // isOpaqueID matches identifiers made of letters and digits mixed ("dQw4w9WgXcQ",
 // "abcd1234efgh", "Q1X2Y3Z4"): at least six characters, with letters and at least two digits.
+// isMoney reports whether f is an amount of money: a currency sign and a number ("$96",
+// "€1,200.50", "£5k").
+func isMoney(f string) bool {
+	f = strings.TrimRight(f, ".,;:!?)")
+	for _, sign := range []string{"$", "€", "£", "¥", "₹"} {
+		if rest, ok := strings.CutPrefix(f, sign); ok {
+			rest = strings.TrimRight(strings.ToLower(rest), "km")
+			rest = strings.ReplaceAll(rest, ",", "")
+			if rest == "" {
+				return false
+			}
+			_, err := strconv.ParseFloat(rest, 64)
+			return err == nil
+		}
+	}
+	return false
+}
+
 func isOpaqueID(f string) bool {
 	f = strings.TrimRight(f, ".,;:!?")
 	if len(f) < 6 {

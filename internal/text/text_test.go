@@ -122,6 +122,8 @@ func TestPrompt(t *testing.T) {
 		{"question rewrite", "what's on my google calendar tomorrow?", []clause{{Verb: text.VerbList, Apps: []string{"googlecalendar"}}}},
 		{"two steps", "find the latest invoice email and forward it to accounting",
 			[]clause{{Verb: text.VerbSearch, Has: []string{a.Stem("email")}}, {Verb: text.VerbForward}}},
+		{"an amount of money is an amount, not a word", "send $49.99 to the contractor",
+			[]clause{{Verb: text.VerbSend, Has: []string{a.Stem("amount")}, HasID: true}}},
 		{"destructive", "delete the draft", []clause{{Verb: text.VerbDelete, Destructive: true}}},
 		{"request form", "could you please archive that thread", []clause{{Verb: text.VerbArchive, Destructive: true}}},
 		{"noun verb", "email Bob the deck", []clause{{Verb: text.VerbSend, Has: []string{a.Stem("email")}}}},
