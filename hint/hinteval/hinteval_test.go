@@ -293,3 +293,84 @@ func TestRunOnTestdata(t *testing.T) {
 		t.Errorf("Print:\n%s", b.String())
 	}
 }
+
+// projectSets are the project's own labelled sets: unseen.jsonl (also used as extra training
+// cases) and unseen2.jsonl (scored only, never trained on).
+var projectSets = []string{projectCases, "testdata/unseen2.jsonl"}
+
+// TestProjectSetsWellFormed checks the labels of the project's own sets: unique ids, known
+// modes and kinds, non-empty groups, two or more groups for multi-step cases and, with a
+// catalogue, that every expected action exists, belongs to an allowed app and is not flagged
+// destructive on a case without destructive intent.
+func TestProjectSetsWellFormed(t *testing.T) {
+	type row struct {
+		App         string `json:"app"`
+		Action      string `json:"action"`
+		Destructive bool   `json:"destructive"`
+	}
+	var catalog map[string]row
+	if *catalogPath != "" {
+		raw, err := os.ReadFile(*catalogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		catalog = map[string]row{}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			var r row
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("catalogue: %v", err)
+			}
+			catalog[r.Action] = r
+		}
+	}
+	kinds := map[string]bool{"named": true, "implied": true, "vague": true, "multi": true, "recipe": true}
+	for _, path := range projectSets {
+		t.Run(strings.TrimPrefix(path, "testdata/"), func(t *testing.T) {
+			cases, err := hinteval.ReadCasesFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cases) == 0 {
+				t.Fatal("no cases")
+			}
+			ids := map[string]bool{}
+			for _, c := range cases {
+				if ids[c.ID] {
+					t.Errorf("%s: duplicate id", c.ID)
+				}
+				ids[c.ID] = true
+				if c.Mode != "chatbot" && c.Mode != "recipe" {
+					t.Errorf("%s: mode %q", c.ID, c.Mode)
+				}
+				if !kinds[c.Kind] || (c.Kind == "recipe") != (c.Mode == "recipe") {
+					t.Errorf("%s: kind %q with mode %q", c.ID, c.Kind, c.Mode)
+				}
+				if c.Kind == "multi" && len(c.Expect) < 2 {
+					t.Errorf("%s: multi-step case with %d group(s)", c.ID, len(c.Expect))
+				}
+				for _, g := range c.Expect {
+					if len(g) == 0 {
+						t.Errorf("%s: empty group", c.ID)
+					}
+					for _, slug := range g {
+						if catalog == nil {
+							continue
+						}
+						r, ok := catalog[slug]
+						switch {
+						case !ok:
+							t.Errorf("%s: %s is not in the catalogue", c.ID, slug)
+						case !slices.Contains(c.Apps, strings.ToLower(r.App)):
+							t.Errorf("%s: %s belongs to %s, which is not among the case's apps", c.ID, slug, strings.ToLower(r.App))
+						case r.Destructive && !c.DestructiveIntent:
+							t.Errorf("%s: expects the destructive %s without destructive intent", c.ID, slug)
+						}
+					}
+				}
+			}
+		})
+	}
+}
