@@ -83,7 +83,7 @@ type token struct {
 // Prompt analyses a prompt. apps are the app slugs the agent may use (lower case): only they
 // can be named. Prompt never fails; an empty prompt has no clauses.
 func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
-	toks := a.tokens(prompt)
+	toks := a.tokens(prompt, apps)
 	toks = a.rewrite(toks)
 	groups := a.split(toks, apps)
 	var p Prompt
@@ -99,9 +99,9 @@ func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
 }
 
 // tokens scans the prompt into words, entities, content and boundaries.
-func (a *Analyzer) tokens(s string) []token {
+func (a *Analyzer) tokens(s string, apps []string) []token {
 	var toks []token
-	for _, seg := range segments(s) {
+	for _, seg := range segments(s, func(head string) bool { return a.onlyApps(head, apps) }) {
 		if seg.content {
 			if isSQL(Words(seg.text)) {
 				toks = append(toks, token{kind: tokEntity, word: a.Stem("query"), weight: 0.8},
@@ -365,9 +365,32 @@ type segment struct {
 	content bool
 }
 
+// onlyApps reports whether text names one of apps and says nothing else ("jira", "in
+// Google Sheets"): a colon after it addresses the app ("jira: close PAY-9") rather than
+// introducing a message body.
+func (a *Analyzer) onlyApps(text string, apps []string) bool {
+	ws := Words(text)
+	toks := make([]token, 0, len(ws))
+	for _, w := range ws {
+		toks = append(toks, token{kind: tokWord, word: w})
+	}
+	var c Clause
+	named := a.namedApps(toks, apps, &c)
+	if len(c.Apps) == 0 {
+		return false
+	}
+	for i, w := range ws {
+		if _, ok := named[i]; !ok && !a.stop[w] && !a.prep[w] {
+			return false
+		}
+	}
+	return true
+}
+
 // segments splits a prompt into instruction text and content: quoted strings, and what
-// follows a colon that introduces a message body ("tweet: ...").
-func segments(s string) []segment {
+// follows a colon that introduces a message body ("tweet: ..."), unless addressee says
+// the text before the colon only names who is addressed.
+func segments(s string, addressee func(head string) bool) []segment {
 	var out []segment
 	last := 0
 	for i := 0; i < len(s); {
@@ -384,7 +407,7 @@ func segments(s string) []segment {
 				continue
 			}
 		}
-		if r == ':' && i > 0 && i+1 < len(s) && s[i+1] == ' ' && unicode.IsLetter(rune(s[i-1])) {
+		if r == ':' && i > 0 && i+1 < len(s) && s[i+1] == ' ' && unicode.IsLetter(rune(s[i-1])) && !addressee(s[last:i]) {
 			out = append(out, segment{text: s[last:i]})
 			out = append(out, segment{text: s[i+1:], content: true})
 			return out
