@@ -150,6 +150,16 @@ type ranking struct {
 	signals []map[string]signal
 }
 
+// capObjects returns the words that say what a clause acts on, for its capabilities: its
+// object words, after the verb word when that names the medium of a send ("email the link
+// to Ana" sends an email that holds a link).
+func (b *Builder) capObjects(c text.Clause, objStems []string) []string {
+	if c.Verb != text.VerbSend || c.VerbWord == "" || !b.an.IsNounVerb(c.VerbWord) || slices.Contains(objStems, c.VerbWord) {
+		return objStems
+	}
+	return append([]string{c.VerbWord}, objStems...)
+}
+
 // signal is what sources outside the lexical ranking (a workspace's record of use, a
 // semantic search) say about one action for one clause. Each value feeds a feature of its
 // own, so that with no source every score is what the lexical ranking alone gives.
@@ -407,7 +417,7 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, prev *clauseInf
 			}
 		}
 	}
-	info.caps = b.tax.ClauseCapabilities(nil, c.Verb, info.objStems, c.Text)
+	info.caps = b.tax.ClauseCapabilities(nil, c.Verb, b.capObjects(c, info.objStems), c.Text)
 	// A step that acts on what the step before named ("find the ticket … and delete it")
 	// acts on the same kind of thing.
 	if len(info.objStems) == 0 && prev != nil && c.Verb != "" {

@@ -42,6 +42,8 @@ func TestGeneralRanking(t *testing.T) {
 			map[string]int{"GMAIL_SEND_EMAIL": 1}, []string{"GMAIL_LIST_DRAFTS"}},
 		{"a person's name is searched for in the app's main object", "find Maria Lopez in hubspot",
 			map[string]int{"HUBSPOT_SEARCH_CONTACTS_BY_CRITERIA": 1}, nil},
+		{"a verb that names what is sent sends that", "create a contact for Ana in hubspot and email the link to ana@example.com",
+			map[string]int{"HUBSPOT_CREATE_CONTACT": 1, "GMAIL_SEND_EMAIL": 2}, nil},
 		{"a topic is searched for", "search posts about our new pricing",
 			map[string]int{"TWITTER_RECENT_SEARCH": 2}, nil},
 	}
