@@ -17,10 +17,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/toolhint/toolhint/internal/text"
 )
@@ -152,7 +154,7 @@ func run(actionsPath, appsPath, out string) error {
 	st.writeVocab(w)
 	writeAppWords(w, appList, st)
 	st.writeAbbrev(w)
-	writeAliases(w, appList, st)
+	writeAliases(w, appList, st, an)
 	writeAppTerms(w, appList, an)
 	if err := w.Flush(); err != nil {
 		return err
@@ -315,8 +317,9 @@ func (st *stats) writeAbbrev(w io.Writer) {
 // name, the name without a vendor word that opens several apps' names ("Google Sheets" ->
 // "sheets") or a qualifier that closes several ("Snowflake Basic" -> "snowflake"), and the
 // vendor's initial joined to the rest ("gsheets"). An alias that is also a common catalogue
-// word ("sheets", "calendar") names its app only loosely (strength 0.5).
-func writeAliases(w io.Writer, apps []app, st *stats) {
+// word ("sheets", "calendar") or an English word ("retell", "jump") names its app only
+// loosely (strength 0.5); a part of a name that is a function word ("once") is no alias.
+func writeAliases(w io.Writer, apps []app, st *stats, an *text.Analyzer) {
 	firsts, lasts := map[string]int{}, map[string]int{}
 	names := make([][]string, len(apps))
 	for i, a := range apps {
@@ -354,11 +357,29 @@ func writeAliases(w io.Writer, apps []app, st *stats) {
 	for s, t := range suffixOf {
 		suffixes[s[len(t):]]++
 	}
+	// A qualifier also counts when app slugs end with it as often ("capsule_crm",
+	// "centralstationcrm", "espocrm").
+	slugEnds := func(word string) int {
+		n := 0
+		for s := range slugs {
+			if len(s) >= len(word)+4 && strings.HasSuffix(s, word) {
+				n++
+			}
+		}
+		return n
+	}
+	qualifier := func(word string) bool {
+		return lasts[word] >= qualifierApps || (lasts[word] >= 2 && slugEnds(word) >= qualifierApps)
+	}
 	for i, a := range apps {
 		slug := strings.ToLower(a.App)
 		ws := names[i]
 		if len(ws) == 0 {
 			continue
+		}
+		if len(ws) == 1 {
+			// A one-word name may be several words in camel case ("CentralStationCRM").
+			ws = camelName(a, ws)
 		}
 		aliases := map[string]float64{}
 		add := func(words []string, strength float64) {
@@ -368,6 +389,15 @@ func writeAliases(w io.Writer, apps []app, st *stats) {
 			k := strings.Join(words, " ")
 			if len(k) < 2 || k == slug {
 				return
+			}
+			if len(words) == 1 && k != strings.Join(ws, "") {
+				// Part of the name: a word of the language names the app only loosely.
+				if an.IsStop(k) {
+					return
+				}
+				if english(an, k) {
+					strength = 0.5
+				}
 			}
 			if len(words) == 1 && common(words) {
 				strength = 0.5
@@ -383,8 +413,15 @@ func writeAliases(w io.Writer, apps []app, st *stats) {
 			add(rest, 1)
 			add([]string{ws[0][:1] + strings.Join(rest, "")}, 1)
 		}
-		if len(rest) > 1 && lasts[rest[len(rest)-1]] >= qualifierApps {
+		if len(rest) > 1 && qualifier(rest[len(rest)-1]) {
 			add(rest[:len(rest)-1], 1)
+		}
+		// A name of several words is also written as one ("central station" ->
+		// "centralstation").
+		for _, k := range slices.Collect(maps.Keys(aliases)) {
+			if parts := strings.Fields(k); len(parts) > 1 && len(k) >= 6 {
+				add([]string{strings.Join(parts, "")}, aliases[k])
+			}
 		}
 		flat := strings.ReplaceAll(slug, "_", "")
 		if t, ok := suffixOf[flat]; ok && suffixes[flat[len(t):]] >= 2 {
@@ -441,6 +478,52 @@ func writeAppWords(w io.Writer, apps []app, st *stats) {
 			fmt.Fprintf(w, "V\t%s\t1\n", x)
 		}
 	}
+}
+
+// english reports whether WordNet knows word as a word of the language.
+func english(an *text.Analyzer, word string) bool {
+	known := false
+	an.Expansions(text.Stem(word), func(text.Relation) { known = true })
+	if _, verb := an.VerbClass(text.Stem(word)); verb {
+		known = true
+	}
+	return known
+}
+
+// camelName returns the words of an app's one-word name written in camel case, in its
+// display name or as its description's first word ("CentralStationCRM is ..." -> central,
+// station, crm), when they spell its slug; otherwise ws.
+func camelName(a app, ws []string) []string {
+	flat := strings.ReplaceAll(strings.ToLower(a.App), "_", "")
+	cands := []string{strings.TrimSpace(a.DisplayName)}
+	if f := strings.Fields(a.Description); len(f) > 0 {
+		cands = append(cands, f[0])
+	}
+	for _, c := range cands {
+		if parts := text.Words(splitCamel(c)); len(parts) > 1 && strings.Join(parts, "") == flat {
+			return parts
+		}
+	}
+	return ws
+}
+
+// splitCamel puts a space where a lower-case letter meets a capital ("CentralStation" ->
+// "Central Station") and before the last capital of a run that goes on in lower case
+// ("CRMTool" -> "CRM Tool").
+func splitCamel(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if i > 0 && unicode.IsUpper(r) {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || (unicode.IsUpper(prev) && nextLower) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // properName returns an app's name as words. Display names are often made from the slug
