@@ -895,13 +895,14 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 }
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
-func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, res *Result) {
+// src, when not nil, is what sources outside the lexical ranking say (see signalSource).
+func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, src signalSource, res *Result) {
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, prompt, apps, metas, sc, nil)
+	r := b.rankPrepare(req, prompt, apps, metas, sc, src)
 	if r == nil {
 		return
 	}

@@ -40,8 +40,9 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: action metadata: %w", ErrStoreUnavailable, err)
 	}
+	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
-	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled), &scratch{}, nil)
+	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, b.semanticSource(ctx, st, prompt, apps, metas).src)
 	return t, nil
 }
 

@@ -1,0 +1,129 @@
+package hint_test
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/toolhint/toolhint/cache"
+)
+
+// fakeEmbedder is a deterministic stand-in for an embedding model: words of one concept
+// (a tiny hand-made thesaurus, as a model would learn one) share a dimension; any other
+// word lands in one of a few hashed dimensions with a small weight. It counts its calls.
+type fakeEmbedder struct {
+	model string
+	// fail, when set, is returned by every call; slow makes calls wait for ctx to end.
+	fail  error
+	slow  bool
+	panic bool
+	short bool // returns one vector too few
+
+	mu    sync.Mutex
+	calls int
+	texts int
+}
+
+// fakeConcepts are the fake model's concepts.
+var fakeConcepts = [][]string{
+	{"remind", "reminder", "nudge", "task", "todo", "chore", "errand"},
+	{"email", "mail", "message", "inbox", "mailbox", "write"},
+	{"calendar", "event", "meeting", "schedule", "appointment"},
+	{"list", "fetch", "show", "find"},
+	{"send", "post", "deliver"},
+	{"create", "add", "new", "make"},
+	{"close", "complete", "done", "finish"},
+}
+
+// fakeDims: one dimension per concept, and 16 hashed ones.
+var fakeDims = len(fakeConcepts) + 16
+
+func (f *fakeEmbedder) Model() string {
+	if f.model == "" {
+		return "fake-embed-1"
+	}
+	return f.model
+}
+
+func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	f.mu.Lock()
+	f.calls++
+	f.texts += len(texts)
+	f.mu.Unlock()
+	switch {
+	case f.panic:
+		panic("fake embedder broke")
+	case f.fail != nil:
+		return nil, f.fail
+	case f.slow:
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(30 * time.Second):
+			return nil, errors.New("the test's deadline never came")
+		}
+	}
+	out := make([][]float32, 0, len(texts))
+	for _, t := range texts {
+		out = append(out, fakeVector(t))
+	}
+	if f.short {
+		out = out[:len(out)-1]
+	}
+	return out, nil
+}
+
+func (f *fakeEmbedder) stats() (calls, texts int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls, f.texts
+}
+
+func fakeVector(text string) []float32 {
+	v := make([]float32, fakeDims)
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		w = strings.TrimSuffix(w, "s")
+		found := false
+		for k, c := range fakeConcepts {
+			for _, x := range c {
+				if strings.TrimSuffix(x, "s") == w {
+					v[k]++
+					found = true
+				}
+			}
+		}
+		if !found {
+			h := fnv.New32a()
+			h.Write([]byte(w))
+			v[len(fakeConcepts)+int(h.Sum32()%16)] += 0.3
+		}
+	}
+	return v
+}
+
+// semanticStore is a memory store with a few actions of two apps.
+func semanticStore(ctx context.Context) (*cache.Memory, error) {
+	st := cache.NewMemory()
+	b := cache.Batch{
+		Apps: []cache.App{
+			{Slug: "gmail", DisplayName: "Gmail", Description: "E-mail by Google."},
+			{Slug: "todoist", DisplayName: "Todoist", Description: "A to-do list."},
+		},
+		Actions: []cache.Action{
+			{App: "gmail", Slug: "GMAIL_SEND_EMAIL", DisplayName: "Send email", Description: "Sends an email to one or more recipients.", Parameters: []byte(`{"type":"object"}`)},
+			{App: "gmail", Slug: "GMAIL_FETCH_EMAILS", DisplayName: "Fetch emails", Description: "Lists emails in the mailbox.", Parameters: []byte(`{"type":"object"}`)},
+			{App: "gmail", Slug: "GMAIL_CREATE_EMAIL_DRAFT", DisplayName: "Create email draft", Description: "Creates a draft.", Parameters: []byte(`{"type":"object"}`)},
+			{App: "todoist", Slug: "TODOIST_CREATE_TASK", DisplayName: "Create task", Description: "Creates a task. A reminder can be set.", Parameters: []byte(`{"type":"object"}`)},
+			{App: "todoist", Slug: "TODOIST_CLOSE_TASK", DisplayName: "Close task", Description: "Completes a task.", Parameters: []byte(`{"type":"object"}`)},
+			{App: "todoist", Slug: "TODOIST_GET_ALL_PROJECTS", DisplayName: "Get all projects", Description: "Lists projects.", Parameters: []byte(`{"type":"object"}`)},
+		},
+	}
+	if _, err := st.Apply(ctx, b); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
