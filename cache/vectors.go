@@ -28,10 +28,12 @@ type ActionVector struct {
 // VectorStore keeps action vectors: one per action, of the model that computed it.
 // *Memory and *Postgres implement it. Implementations are safe for concurrent use.
 type VectorStore interface {
-	// PutVectors stores vectors computed by model, replacing each action's vector (of any
-	// model). A vector whose action no longer exists or has changed since Version is
-	// dropped, not stored: it returns how many were stored. The vectors must be non-empty,
-	// finite and of one length; otherwise nothing is stored and the error wraps ErrInvalid.
+	// PutVectors stores vectors computed by model, scaled to length one (so that readers
+	// compare them by their dot product), replacing each action's vector (of any model). A
+	// vector whose action no longer exists or has changed since Version is dropped, not
+	// stored: it returns how many were stored. The vectors must be non-zero, finite and of
+	// one length; otherwise nothing is stored and the error wraps ErrInvalid. vs is not
+	// modified.
 	PutVectors(ctx context.Context, model string, vs []ActionVector) (int, error)
 	// Vectors returns the current vectors of model for the actions of apps (all apps when
 	// empty), ordered by app then action. The vectors may share memory with the store:
@@ -44,29 +46,39 @@ var (
 	_ VectorStore = (*Postgres)(nil)
 )
 
-// checkVectors validates a PutVectors call and returns the action slugs in stored form.
-func checkVectors(model string, vs []ActionVector) ([]string, error) {
+// checkVectors validates a PutVectors call and returns the action slugs in stored form and
+// the vectors scaled to length one.
+func checkVectors(model string, vs []ActionVector) ([]string, [][]float32, error) {
 	if model == "" || len(model) > MaxModelLen {
-		return nil, fmt.Errorf("%w: model name must have 1 to %d bytes", ErrInvalid, MaxModelLen)
+		return nil, nil, fmt.Errorf("%w: model name must have 1 to %d bytes", ErrInvalid, MaxModelLen)
 	}
 	slugs := make([]string, len(vs))
+	units := make([][]float32, len(vs))
 	for i, v := range vs {
 		s, err := normActionSlug(v.Action)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		slugs[i] = s
 		if len(v.Vector) == 0 || len(v.Vector) > MaxVectorDims {
-			return nil, fmt.Errorf("%w: vector of %s has %d dimensions, want 1 to %d", ErrInvalid, s, len(v.Vector), MaxVectorDims)
+			return nil, nil, fmt.Errorf("%w: vector of %s has %d dimensions, want 1 to %d", ErrInvalid, s, len(v.Vector), MaxVectorDims)
 		}
 		if len(v.Vector) != len(vs[0].Vector) {
-			return nil, fmt.Errorf("%w: vectors of %d and %d dimensions in one write", ErrInvalid, len(vs[0].Vector), len(v.Vector))
+			return nil, nil, fmt.Errorf("%w: vectors of %d and %d dimensions in one write", ErrInvalid, len(vs[0].Vector), len(v.Vector))
 		}
+		sum := 0.0
 		for _, x := range v.Vector {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, fmt.Errorf("%w: vector of %s is not finite", ErrInvalid, s)
-			}
+			sum += float64(x) * float64(x)
 		}
+		n := math.Sqrt(sum)
+		if n == 0 || math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, nil, fmt.Errorf("%w: vector of %s is zero or not finite", ErrInvalid, s)
+		}
+		u := make([]float32, len(v.Vector))
+		for k, x := range v.Vector {
+			u[k] = float32(float64(x) / n)
+		}
+		units[i] = u
 	}
-	return slugs, nil
+	return slugs, units, nil
 }

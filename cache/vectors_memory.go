@@ -4,13 +4,27 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // memVectors are a Memory's action vectors.
 type memVectors struct {
-	mu sync.RWMutex
-	m  map[string]memVector // by action slug
+	mu  sync.RWMutex
+	m   map[string]memVector // by action slug
+	gen atomic.Uint64        // incremented by every write, under mu
+	// view is the current vectors of one model per app, at one catalogue snapshot and
+	// generation, so that repeated reads (one per Build) neither look up nor allocate per
+	// action. viewMu lets one reader build it while the others wait.
+	view   atomic.Pointer[memVecView]
+	viewMu sync.Mutex
+}
+
+type memVecView struct {
+	cat   *memCatalog
+	gen   uint64
+	model string
+	byApp map[string][]ActionVector
 }
 
 type memVector struct {
@@ -24,7 +38,7 @@ func (m *Memory) PutVectors(ctx context.Context, model string, vs []ActionVector
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	slugs, err := checkVectors(model, vs)
+	slugs, units, err := checkVectors(model, vs)
 	if err != nil {
 		return 0, err
 	}
@@ -47,9 +61,10 @@ func (m *Memory) PutVectors(ctx context.Context, model string, vs []ActionVector
 		if !ok || !a.a.UpdatedAt.Equal(v.Version) {
 			continue
 		}
-		mv.m[slugs[i]] = memVector{model: model, version: a.a.UpdatedAt, vec: slices.Clone(v.Vector)}
+		mv.m[slugs[i]] = memVector{model: model, version: a.a.UpdatedAt, vec: units[i]}
 		n++
 	}
+	mv.gen.Add(1)
 	return n, nil
 }
 
@@ -68,24 +83,44 @@ func (m *Memory) Vectors(ctx context.Context, model string, apps []string) ([]Ac
 		slices.Sort(list)
 		list = slices.Compact(list)
 	}
-	mv := &m.vectors
+	view := m.vectors.viewOf(c, model)
+	if len(list) == 1 {
+		v := view.byApp[list[0]]
+		return v[:len(v):len(v)], nil
+	}
+	n := 0
+	for _, s := range list {
+		n += len(view.byApp[s])
+	}
+	out := make([]ActionVector, 0, n)
+	for _, s := range list {
+		out = append(out, view.byApp[s]...)
+	}
+	return out, nil
+}
+
+// viewOf returns the current vectors of model per app in catalogue snapshot c.
+func (mv *memVectors) viewOf(c *memCatalog, model string) *memVecView {
+	if v := mv.view.Load(); v != nil && v.cat == c && v.gen == mv.gen.Load() && v.model == model {
+		return v
+	}
+	mv.viewMu.Lock() // one builder at a time; the others wait for its view
+	defer mv.viewMu.Unlock()
 	mv.mu.RLock()
 	defer mv.mu.RUnlock()
-	out := []ActionVector{}
-	if len(mv.m) == 0 {
-		return out, nil
+	gen := mv.gen.Load() // stable while mu is held
+	if v := mv.view.Load(); v != nil && v.cat == c && v.gen == gen && v.model == model {
+		return v
 	}
-	for _, s := range list {
-		e, ok := c.apps[s]
-		if !ok {
-			continue
-		}
-		for _, a := range e.actions {
-			v, ok := mv.m[a.a.Slug]
-			if ok && v.model == model && v.version.Equal(a.a.UpdatedAt) {
-				out = append(out, ActionVector{Action: a.a.Slug, App: s, Version: v.version, Vector: v.vec})
+	v := &memVecView{cat: c, gen: gen, model: model, byApp: map[string][]ActionVector{}}
+	for _, s := range c.appSlugs {
+		for _, a := range c.apps[s].actions {
+			e, ok := mv.m[a.a.Slug]
+			if ok && e.model == model && e.version.Equal(a.a.UpdatedAt) {
+				v.byApp[s] = append(v.byApp[s], ActionVector{Action: a.a.Slug, App: s, Version: e.version, Vector: e.vec})
 			}
 		}
 	}
-	return out, nil
+	mv.view.Store(v)
+	return v
 }

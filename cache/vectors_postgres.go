@@ -31,7 +31,7 @@ type pgVecSet struct {
 
 // PutVectors implements VectorStore.
 func (p *Postgres) PutVectors(ctx context.Context, model string, vs []ActionVector) (int, error) {
-	slugs, err := checkVectors(model, vs)
+	slugs, units, err := checkVectors(model, vs)
 	if err != nil {
 		return 0, err
 	}
@@ -42,7 +42,7 @@ func (p *Postgres) PutVectors(ctx context.Context, model string, vs []ActionVect
 	blobs := make([][]byte, len(vs))
 	for i, v := range vs {
 		versions[i] = v.Version.UTC().Format(time.RFC3339Nano)
-		blobs[i] = encodeVector(v.Vector)
+		blobs[i] = encodeVector(units[i])
 	}
 	n := 0
 	err = p.inTx(ctx, func(tx *sqlx.Tx) error {

@@ -3,7 +3,6 @@ package hint
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/toolhint/toolhint/cache"
@@ -87,7 +86,7 @@ func EmbedCatalog(ctx context.Context, st CatalogStore, emb Embedder, opt EmbedO
 		}
 		vs := make([]cache.ActionVector, len(todo))
 		for i, a := range todo {
-			vs[i] = cache.ActionVector{Action: a.Slug, Version: a.UpdatedAt, Vector: unit(vecs[i])}
+			vs[i] = cache.ActionVector{Action: a.Slug, Version: a.UpdatedAt, Vector: vecs[i]}
 		}
 		n, err := st.PutVectors(ctx, model, vs)
 		if err != nil {
@@ -141,18 +140,4 @@ func ActionText(a cache.Action) string {
 		s = strings.ToValidUTF8(s[:maxEmbedText], "")
 	}
 	return s
-}
-
-// unit returns v scaled to length one (v itself when it is zero), so that stored vectors
-// compare by their dot product.
-func unit(v []float32) []float32 {
-	n := norm(v)
-	if n == 0 || math.IsNaN(n) || math.IsInf(n, 0) {
-		return v
-	}
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) / n)
-	}
-	return out
 }

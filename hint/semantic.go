@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/toolhint/toolhint/cache"
 )
@@ -114,11 +113,14 @@ func similar(q []float32, vs []cache.ActionVector, metas []cache.ActionMeta) (ma
 	if qn == 0 {
 		return nil, errors.New("the prompt's vector is zero")
 	}
+	// The semTop+1 most similar, best first: kept by insertion, as most actions are not.
 	type hit struct {
 		action string
 		cos    float64
 	}
-	var hits []hit
+	var buf [semTop + 1]hit
+	hits := buf[:0]
+	better := func(a, b hit) bool { return a.cos > b.cos || a.cos == b.cos && a.action < b.action }
 	j := 0
 	for i := range metas {
 		m := &metas[i]
@@ -136,22 +138,23 @@ func similar(q []float32, vs []cache.ActionVector, metas []cache.ActionMeta) (ma
 		if len(v) != len(q) {
 			return nil, fmt.Errorf("the prompt's vector has %d dimensions, the actions' %d", len(q), len(v))
 		}
-		if vn := norm(v); vn > 0 {
-			hits = append(hits, hit{m.Action, dot(q, v) / (qn * vn)})
+		// Stored vectors have length one (cache.VectorStore).
+		h := hit{m.Action, float64(dot32(q, v)) / qn}
+		if len(hits) == len(buf) && !better(h, hits[len(hits)-1]) {
+			continue
+		}
+		if len(hits) < len(buf) {
+			hits = append(hits, h)
+		} else {
+			hits[len(hits)-1] = h
+		}
+		for k := len(hits) - 1; k > 0 && better(hits[k], hits[k-1]); k-- {
+			hits[k], hits[k-1] = hits[k-1], hits[k]
 		}
 	}
 	if len(hits) == 0 {
 		return nil, nil
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		switch {
-		case a.cos > b.cos:
-			return -1
-		case a.cos < b.cos:
-			return 1
-		}
-		return strings.Compare(a.action, b.action)
-	})
 	top := hits[0].cos
 	floor := hits[min(semTop, len(hits)-1)].cos
 	if len(hits) <= semTop {
@@ -171,15 +174,26 @@ func similar(q []float32, vs []cache.ActionVector, metas []cache.ActionMeta) (ma
 	return out, nil
 }
 
-func dot(a, b []float32) float64 {
-	var s float64
-	for i := range a {
-		s += float64(a[i]) * float64(b[i])
+// dot32 is the dot product of two vectors of one length, in float32 with four
+// accumulators: comparing a prompt with thousands of actions is most of the semantic
+// tier's time, and this precision ranks them the same.
+func dot32(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
 	}
-	return s
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
 }
 
-func norm(a []float32) float64 { return math.Sqrt(dot(a, a)) }
+func norm(a []float32) float64 { return math.Sqrt(float64(dot32(a, a))) }
 
 // mergeSignals returns a source that gives what both a and b give: the features of an
 // action both speak of add up, and either may lift it. Either may be nil. This is how

@@ -22,6 +22,8 @@ type fakeEmbedder struct {
 	slow  bool
 	panic bool
 	short bool // returns one vector too few
+	// pad adds dimensions of small hashed values, to give vectors a real model's length.
+	pad int
 
 	mu    sync.Mutex
 	calls int
@@ -69,7 +71,7 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	}
 	out := make([][]float32, 0, len(texts))
 	for _, t := range texts {
-		out = append(out, fakeVector(t))
+		out = append(out, fakeVector(t, f.pad))
 	}
 	if f.short {
 		out = out[:len(out)-1]
@@ -83,8 +85,8 @@ func (f *fakeEmbedder) stats() (calls, texts int) {
 	return f.calls, f.texts
 }
 
-func fakeVector(text string) []float32 {
-	v := make([]float32, fakeDims)
+func fakeVector(text string, pad int) []float32 {
+	v := make([]float32, fakeDims, fakeDims+pad)
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		w = strings.TrimSuffix(w, "s")
 		found := false
@@ -101,6 +103,13 @@ func fakeVector(text string) []float32 {
 			h.Write([]byte(w))
 			v[len(fakeConcepts)+int(h.Sum32()%16)] += 0.3
 		}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	x := h.Sum64()
+	for range pad {
+		x = x*6364136223846793005 + 1442695040888963407
+		v = append(v, float32(int64(x>>40)%1000)/1e5)
 	}
 	return v
 }

@@ -32,7 +32,9 @@ func embedAll(t *testing.T, st cache.Store, apps ...string) []cache.ActionVector
 	}
 	var out []cache.ActionVector
 	for _, a := range as {
-		out = append(out, cache.ActionVector{Action: a.Slug, Version: a.UpdatedAt, Vector: []float32{float32(len(a.Slug)), float32(a.Slug[0]), 0.5}})
+		// Of length one, as the store keeps them.
+		x, y := float32(len(a.Slug)%5)/10, float32(a.Slug[0]%4)/10
+		out = append(out, cache.ActionVector{Action: a.Slug, Version: a.UpdatedAt, Vector: []float32{x, y, float32(math.Sqrt(float64(1 - x*x - y*y)))}})
 	}
 	return out
 }
@@ -79,8 +81,22 @@ func testVectorsRoundTrip(t *testing.T, st cache.Store) {
 		v.App = a.App
 		want[i] = v
 	}
-	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) }),
+		cmp.Comparer(func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-6 })); diff != "" {
 		t.Errorf("Vectors (-want +got):\n%s", diff)
+	}
+	// Vectors are kept scaled to length one.
+	scaled := []cache.ActionVector{{Action: in[0].Action, Version: in[0].Version, Vector: []float32{3, 4}}}
+	if n, err := vs.PutVectors(ctx, "m3", scaled); err != nil || n != 1 {
+		t.Fatalf("PutVectors(m3) = %d, %v", n, err)
+	}
+	if got := getVectors(t, vs, "m3"); len(got) != 1 || math.Abs(float64(got[0].Vector[0])-0.6) > 1e-6 || math.Abs(float64(got[0].Vector[1])-0.8) > 1e-6 {
+		t.Errorf("stored [3 4] reads back as %v, want [0.6 0.8]", got)
+	} else if scaled[0].Vector[0] != 3 {
+		t.Errorf("PutVectors modified its input: %v", scaled[0].Vector)
+	}
+	if n, err := vs.PutVectors(ctx, "m1", in[:1]); err != nil || n != 1 {
+		t.Fatalf("PutVectors(m1) again = %d, %v", n, err)
 	}
 	got = getVectors(t, vs, "m1", "SLACK", "gmail", "slack", "nosuchapp")
 	wantKeys := []string{"gmail/GMAIL_DELETE_MESSAGE", "gmail/GMAIL_FETCH_EMAILS", "gmail/GMAIL_SEND_EMAIL",
@@ -174,6 +190,8 @@ func testVectorsInvalid(t *testing.T, st cache.Store) {
 	ragged[2].Vector = []float32{1}
 	empty := append([]cache.ActionVector(nil), good...)
 	empty[0].Vector = nil
+	zero := append([]cache.ActionVector(nil), good...)
+	zero[1].Vector = []float32{0, 0, 0}
 	badSlug := append([]cache.ActionVector(nil), good...)
 	badSlug[0].Action = "no spaces"
 	for _, tt := range []struct {
@@ -185,6 +203,7 @@ func testVectorsInvalid(t *testing.T, st cache.Store) {
 		{"not finite", "m", nan},
 		{"ragged", "m", ragged},
 		{"empty vector", "m", empty},
+		{"zero vector", "m", zero},
 		{"bad slug", "m", badSlug},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
