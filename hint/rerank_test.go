@@ -17,9 +17,7 @@ import (
 // was given.
 type fakeReranker struct {
 	order []string
-	fail  error
-	slow  bool
-	panic bool
+	faults
 
 	mu     sync.Mutex
 	calls  int
@@ -32,19 +30,10 @@ func (f *fakeReranker) Rerank(ctx context.Context, prompt string, cands []hint.R
 	f.calls++
 	f.prompt, f.cands = prompt, slices.Clone(cands)
 	f.mu.Unlock()
-	switch {
-	case f.panic:
-		panic("reranker broke")
-	case f.fail != nil:
-		return nil, f.fail
-	case f.slow:
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(30 * time.Second):
-			return nil, errors.New("the test's deadline never came")
-		}
-	case f.order != nil:
+	if err := f.faults.apply(ctx, "reranker broke"); err != nil {
+		return nil, err
+	}
+	if f.order != nil {
 		return f.order, nil
 	}
 	var out []string
@@ -144,9 +133,9 @@ func TestRerankFallback(t *testing.T) {
 		rr   *fakeReranker
 		want string
 	}{
-		{"fails", &fakeReranker{fail: errors.New("model overloaded")}, "rerank: model overloaded"},
-		{"panics", &fakeReranker{panic: true}, "rerank: panic: reranker broke"},
-		{"too slow", &fakeReranker{slow: true}, "did not answer within 50ms"},
+		{"fails", &fakeReranker{faults: faults{fail: errors.New("model overloaded")}}, "rerank: model overloaded"},
+		{"panics", &fakeReranker{faults: faults{panic: true}}, "rerank: panic: reranker broke"},
+		{"too slow", &fakeReranker{faults: faults{slow: true}}, "did not answer within 50ms"},
 		{"no candidate", &fakeReranker{order: []string{"NOPE"}}, "returned none of the candidates"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,10 +17,7 @@ import (
 // word lands in one of a few hashed dimensions with a small weight. It counts its calls.
 type fakeEmbedder struct {
 	model string
-	// fail, when set, is returned by every call; slow makes calls wait for ctx to end.
-	fail  error
-	slow  bool
-	panic bool
+	faults
 	short bool // returns one vector too few
 	// pad adds dimensions of small hashed values, to give vectors a real model's length.
 	pad int
@@ -56,18 +53,8 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	f.calls++
 	f.texts += len(texts)
 	f.mu.Unlock()
-	switch {
-	case f.panic:
-		panic("fake embedder broke")
-	case f.fail != nil:
-		return nil, f.fail
-	case f.slow:
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(30 * time.Second):
-			return nil, errors.New("the test's deadline never came")
-		}
+	if err := f.faults.apply(ctx, "fake embedder broke"); err != nil {
+		return nil, err
 	}
 	out := make([][]float32, 0, len(texts))
 	for _, t := range texts {
@@ -77,6 +64,32 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 		out = out[:len(out)-1]
 	}
 	return out, nil
+}
+
+// faults are the ways a fake model misbehaves: failing, panicking, or being slower than any
+// deadline.
+type faults struct {
+	fail  error // returned by every call
+	slow  bool  // calls wait for ctx to end
+	panic bool
+}
+
+// apply misbehaves as f says; nil means the call goes on.
+func (f faults) apply(ctx context.Context, panicMsg string) error {
+	switch {
+	case f.panic:
+		panic(panicMsg)
+	case f.fail != nil:
+		return f.fail
+	case f.slow:
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(30 * time.Second):
+			return errors.New("the test's deadline never came")
+		}
+	}
+	return nil
 }
 
 func (f *fakeEmbedder) stats() (calls, texts int) {

@@ -96,9 +96,9 @@ func TestSemanticFallback(t *testing.T) {
 		st   hint.Store
 		want string // in the fallback
 	}{
-		{"embedder fails", &fakeEmbedder{fail: errors.New("502 bad gateway")}, st, "embedder: 502 bad gateway"},
-		{"embedder too slow", &fakeEmbedder{slow: true}, st, "did not answer within 50ms"},
-		{"embedder panics", &fakeEmbedder{panic: true}, st, "panic: fake embedder broke"},
+		{"embedder fails", &fakeEmbedder{faults: faults{fail: errors.New("502 bad gateway")}}, st, "embedder: 502 bad gateway"},
+		{"embedder too slow", &fakeEmbedder{faults: faults{slow: true}}, st, "did not answer within 50ms"},
+		{"embedder panics", &fakeEmbedder{faults: faults{panic: true}}, st, "panic: fake embedder broke"},
 		{"too few vectors", &fakeEmbedder{short: true}, st, "0 vectors for 1 texts"},
 		{"no vectors of the model", other, st, `no vectors of model "another-model"`},
 		{"store without vectors", good, newFake(), "the store keeps no vectors"},
@@ -178,7 +178,7 @@ func TestEmbedCatalog(t *testing.T) {
 		t.Errorf("a new model (-want +got):\n%s", diff)
 	}
 	// A failing embedder stores nothing and says so.
-	if _, err := hint.EmbedCatalog(ctx, st, &fakeEmbedder{model: "m3", fail: errors.New("boom")}, hint.EmbedOptions{}); err == nil || !strings.Contains(err.Error(), "boom") {
+	if _, err := hint.EmbedCatalog(ctx, st, &fakeEmbedder{model: "m3", faults: faults{fail: errors.New("boom")}}, hint.EmbedOptions{}); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("failing embedder: %v", err)
 	}
 	if _, err := hint.EmbedCatalog(ctx, st, nil, hint.EmbedOptions{}); !errors.Is(err, hint.ErrInvalidRequest) {
