@@ -5,6 +5,7 @@
 //
 // The API key is optional (local servers take none) and is sent only in the Authorization
 // header: it never appears in an error, even when the server echoes it back. Inputs are sent
-// in batches of at most Config.MaxBatch texts; responses are read through a size limit and
+// in batches of at most Config.MaxBatch texts; rate limits and server errors are retried a
+// few times within the caller's context; responses are read through a size limit and
 // checked (one finite vector per input, all of the same length) before they are returned.
 package embedding

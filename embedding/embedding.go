@@ -10,7 +10,9 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Errors of the client.
@@ -60,6 +62,12 @@ type Config struct {
 	MaxBatch int
 	// MaxResponseBytes bounds a response body. Optional. Defaults to 64 MiB.
 	MaxResponseBytes int64
+	// MaxRetries is how many times a batch is sent again after a rate limit (429) or a
+	// server error (5xx), waiting as the server's Retry-After says (at most MaxRetryWait)
+	// or backing off from half a second. Optional. Zero means 2; negative means none.
+	MaxRetries int
+	// MaxRetryWait bounds one wait before a retry. Optional. Defaults to 10s.
+	MaxRetryWait time.Duration
 	// HTTPClient sends the requests. Optional. Defaults to http.DefaultClient. Deadlines
 	// come from the context passed to Embed.
 	HTTPClient *http.Client
@@ -87,6 +95,15 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = 64 << 20
 	}
+	switch {
+	case cfg.MaxRetries == 0:
+		cfg.MaxRetries = 2
+	case cfg.MaxRetries < 0:
+		cfg.MaxRetries = 0
+	}
+	if cfg.MaxRetryWait <= 0 {
+		cfg.MaxRetryWait = 10 * time.Second
+	}
 	c := &Client{url: u.String() + "/embeddings", cfg: cfg, httpc: cfg.HTTPClient}
 	if c.httpc == nil {
 		c.httpc = http.DefaultClient
@@ -99,10 +116,9 @@ func New(cfg Config) (*Client, error) {
 func (c *Client) Model() string { return c.cfg.Model }
 
 type request struct {
-	Model          string   `json:"model"`
-	Input          []string `json:"input"`
-	EncodingFormat string   `json:"encoding_format"`
-	Dimensions     int      `json:"dimensions,omitempty"`
+	Model      string   `json:"model"`
+	Input      []string `json:"input"`
+	Dimensions int      `json:"dimensions,omitempty"`
 }
 
 type response struct {
@@ -117,14 +133,15 @@ type errorBody struct {
 }
 
 // Embed returns one vector per text, in order, all of the same length. It sends the texts
-// in batches of Config.MaxBatch, one after another, and stops at the first failure: an
-// *APIError for an error status, ErrResponse for an answer it cannot use, or the transport's
-// or ctx's error. No text is an error for none.
+// in batches of Config.MaxBatch, one after another, retrying rate limits and server errors
+// (Config.MaxRetries), and stops at the first failure: an *APIError for an error status,
+// ErrResponse for an answer it cannot use, or the transport's or ctx's error. No text is no
+// request and no vector.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += c.cfg.MaxBatch {
 		batch := texts[start:min(start+c.cfg.MaxBatch, len(texts))]
-		vs, err := c.embed(ctx, batch)
+		vs, err := c.embedRetrying(ctx, batch)
 		if err != nil {
 			return nil, err
 		}
@@ -136,15 +153,39 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
-// embed sends one batch.
-func (c *Client) embed(ctx context.Context, texts []string) ([][]float32, error) {
-	body, err := json.Marshal(request{Model: c.cfg.Model, Input: texts, EncodingFormat: "float", Dimensions: c.cfg.Dimensions})
+// embedRetrying sends one batch, again after a rate limit or a server error.
+func (c *Client) embedRetrying(ctx context.Context, texts []string) ([][]float32, error) {
+	backoff := 500 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		vs, wait, err := c.embed(ctx, texts)
+		var ae *APIError
+		if err == nil || attempt >= c.cfg.MaxRetries || !errors.As(err, &ae) ||
+			ae.StatusCode != http.StatusTooManyRequests && ae.StatusCode < 500 {
+			return vs, err
+		}
+		if wait <= 0 {
+			wait = backoff
+			backoff *= 2
+		}
+		t := time.NewTimer(min(wait, c.cfg.MaxRetryWait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("embedding: %w (after %v)", ctx.Err(), err)
+		case <-t.C:
+		}
+	}
+}
+
+// embed sends one batch. wait is what the server's Retry-After asks for, if anything.
+func (c *Client) embed(ctx context.Context, texts []string) (vs [][]float32, wait time.Duration, err error) {
+	body, err := json.Marshal(request{Model: c.cfg.Model, Input: texts, Dimensions: c.cfg.Dimensions})
 	if err != nil {
-		return nil, fmt.Errorf("embedding: encoding request: %w", err)
+		return nil, 0, fmt.Errorf("embedding: encoding request: %w", err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
 	if err != nil {
-		return nil, c.scrub(fmt.Errorf("embedding: %w", err))
+		return nil, 0, c.scrub(fmt.Errorf("embedding: %w", err))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -153,45 +194,45 @@ func (c *Client) embed(ctx context.Context, texts []string) ([][]float32, error)
 	}
 	resp, err := c.httpc.Do(req)
 	if err != nil {
-		return nil, c.scrub(fmt.Errorf("embedding: %w", err))
+		return nil, 0, c.scrub(fmt.Errorf("embedding: %w", err))
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponseBytes+1))
 	if err != nil {
-		return nil, c.scrub(fmt.Errorf("embedding: reading response: %w", err))
+		return nil, 0, c.scrub(fmt.Errorf("embedding: reading response: %w", err))
 	}
 	if int64(len(raw)) > c.cfg.MaxResponseBytes {
-		return nil, fmt.Errorf("%w: body over %d bytes", ErrResponse, c.cfg.MaxResponseBytes)
+		return nil, 0, fmt.Errorf("%w: body over %d bytes", ErrResponse, c.cfg.MaxResponseBytes)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, c.apiError(resp.StatusCode, raw)
+		return nil, retryAfter(resp.Header.Get("Retry-After")), c.apiError(resp.StatusCode, raw)
 	}
 	var r response
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrResponse, err)
+		return nil, 0, fmt.Errorf("%w: %v", ErrResponse, err)
 	}
 	if len(r.Data) != len(texts) {
-		return nil, fmt.Errorf("%w: %d vectors for %d inputs", ErrResponse, len(r.Data), len(texts))
+		return nil, 0, fmt.Errorf("%w: %d vectors for %d inputs", ErrResponse, len(r.Data), len(texts))
 	}
 	out := make([][]float32, len(texts))
 	dim := len(r.Data[0].Embedding)
 	for _, d := range r.Data {
 		if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
-			return nil, fmt.Errorf("%w: index %d out of range or repeated", ErrResponse, d.Index)
+			return nil, 0, fmt.Errorf("%w: index %d out of range or repeated", ErrResponse, d.Index)
 		}
 		if len(d.Embedding) == 0 || len(d.Embedding) != dim {
-			return nil, fmt.Errorf("%w: vectors of %d and %d dimensions", ErrResponse, dim, len(d.Embedding))
+			return nil, 0, fmt.Errorf("%w: vectors of %d and %d dimensions", ErrResponse, dim, len(d.Embedding))
 		}
 		v := make([]float32, dim)
 		for i, x := range d.Embedding {
 			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
-				return nil, fmt.Errorf("%w: a value that is not a finite float32", ErrResponse)
+				return nil, 0, fmt.Errorf("%w: a value that is not a finite float32", ErrResponse)
 			}
 			v[i] = float32(x)
 		}
 		out[d.Index] = v
 	}
-	return out, nil
+	return out, 0, nil
 }
 
 // apiError makes an *APIError of an error status, reading OpenAI's error object
@@ -221,6 +262,14 @@ func (c *Client) apiError(status int, raw []byte) error {
 	}
 	e.Message, e.Type, e.Code = c.redact(e.Message), c.redact(e.Type), c.redact(e.Code)
 	return e
+}
+
+// retryAfter reads a Retry-After header given in seconds; 0 when there is none.
+func retryAfter(h string) time.Duration {
+	if n, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return 0
 }
 
 // redact removes the API key from s.

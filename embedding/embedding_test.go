@@ -34,12 +34,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Model          string   `json:"model"`
-		Input          []string `json:"input"`
-		EncodingFormat string   `json:"encoding_format"`
-		Dimensions     int      `json:"dimensions"`
+		Model      string   `json:"model"`
+		Input      []string `json:"input"`
+		Dimensions int      `json:"dimensions"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.EncodingFormat != "float" {
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 		return
 	}
@@ -156,7 +155,7 @@ func TestEmbedErrors(t *testing.T) {
 			}))
 			defer ts.Close()
 			cfg := tt.cfg
-			cfg.APIKey = key
+			cfg.APIKey, cfg.MaxRetries = key, -1
 			_, err := newClient(t, ts.URL, cfg).Embed(context.Background(), []string{"one", "two"})
 			if err == nil {
 				t.Fatal("no error")
@@ -204,6 +203,56 @@ func TestEmbedDeadline(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), key) {
 		t.Errorf("error leaks the key: %v", err)
+	}
+}
+
+// TestEmbedRetry: rate limits and server errors are retried, as often as configured;
+// other errors are not.
+func TestEmbedRetry(t *testing.T) {
+	tests := []struct {
+		name     string
+		statuses []int // answers before the fake's vectors
+		retries  int
+		wantErr  int // the APIError status expected, 0 for success
+		requests int
+	}{
+		{"rate limit then ok", []int{429, 503}, 2, 0, 3},
+		{"server errors past the budget", []int{500, 502, 500}, 1, 502, 2},
+		{"bad request is final", []int{400}, 2, 400, 1},
+		{"no retries", []int{429}, -1, 429, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			n := 0
+			fake := &server{}
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				k := n
+				n++
+				mu.Unlock()
+				if k < len(tt.statuses) {
+					w.Header().Set("Retry-After", "1")
+					w.WriteHeader(tt.statuses[k])
+					fmt.Fprint(w, `{"error":{"message":"try later"}}`)
+					return
+				}
+				fake.ServeHTTP(w, r)
+			}))
+			defer ts.Close()
+			c := newClient(t, ts.URL, embedding.Config{MaxRetries: tt.retries, MaxRetryWait: time.Millisecond})
+			vs, err := c.Embed(context.Background(), []string{"abc"})
+			var ae *embedding.APIError
+			switch {
+			case tt.wantErr == 0 && (err != nil || len(vs) != 1):
+				t.Errorf("Embed = %v, %v", vs, err)
+			case tt.wantErr != 0 && (!errors.As(err, &ae) || ae.StatusCode != tt.wantErr):
+				t.Errorf("Embed error %v, want status %d", err, tt.wantErr)
+			}
+			if n != tt.requests {
+				t.Errorf("%d requests, want %d", n, tt.requests)
+			}
+		})
 	}
 }
 

@@ -364,9 +364,11 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 		return fmt.Errorf("action metadata: %w", err)
 	}
 	metas = filterEnabled(metas, enabled)
+	// Sources outside the lexical ranking; others join sem.src with mergeSignals.
 	sem := b.semanticSource(ctx, st, prompt, apps, metas)
+	src := sem.src
 	ok := b.safely(ctx, req, "ranked tiers", func() {
-		b.rank(req, prompt, apps, metas, sem.src, res)
+		b.rank(req, prompt, apps, metas, src, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list
