@@ -927,9 +927,9 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		step := r.step(ci)
 		switch {
 		case len(res.Matches) == 0:
-			top, topStep = score, step
+			top, topStep = earned(c, w, score), step
 		case second == math.Inf(-1) && step == topStep:
-			second = score
+			second = earned(c, w, score)
 		}
 		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {

@@ -174,6 +174,14 @@ func similar(q []float32, vs []cache.ActionVector, metas []cache.ActionMeta) (ma
 	return out, nil
 }
 
+// earned is the part of a candidate's score that decides whether the hint is confident: all
+// of it but what semantic similarity adds. Similarity orders and lifts actions, but only
+// lexical evidence earns the strong directive, since the semantic weight is set by hand
+// rather than fitted on a real model's vectors. Without an embedder it is the score.
+func earned(c *cand, w *Weights, score float64) float64 {
+	return score - float64(c.f[featSemantic])*w.v[featSemantic]
+}
+
 // dot32 is the dot product of two vectors of one length, in float32 with four
 // accumulators: comparing a prompt with thousands of actions is most of the semantic
 // tier's time, and this precision ranks them the same.

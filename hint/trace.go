@@ -58,9 +58,9 @@ func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
 	t.b.list(t.r, &w, func(c *cand, score float64, ci int) {
 		switch {
 		case actions == nil:
-			first, app, firstStep = score, t.r.metas[c.i].App, t.r.step(ci)
+			first, app, firstStep = earned(c, &w, score), t.r.metas[c.i].App, t.r.step(ci)
 		case second == math.Inf(-1) && t.r.step(ci) == firstStep:
-			second = score
+			second = earned(c, &w, score)
 		}
 		actions = append(actions, t.r.metas[c.i].Action)
 	})
