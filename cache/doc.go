@@ -16,6 +16,12 @@
 // estimate), enabled per workspace, and assigned to agents only where enabled
 // ([ErrPluginNotEnabled] otherwise); cachetest.RunPlugins is its conformance suite.
 //
+// Both also implement [VectorStore]: one embedding per action, of the model that computed
+// it, kept at unit length (PostgreSQL stores plain bytea; no extension is needed) and
+// returned only while the action keeps the version (UpdatedAt) it was computed from, so
+// that a sync that changes an action makes its vector stale. Package hint computes and
+// reads them for its optional semantic tier (hint.EmbedCatalog).
+//
 // Both stores refuse the same input: text PostgreSQL cannot hold (a NUL byte, escaped or
 // not, or bytes that are not UTF-8) is ErrInvalid anywhere in a row, schemas included, and
 // in identifiers and query strings.

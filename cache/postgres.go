@@ -58,6 +58,8 @@ type Postgres struct {
 	// seen (see ActionMeta), and the maps inside it.
 	metaMu sync.RWMutex
 	meta   *pgMetaCache
+
+	vecs pgVectors // decoded action vectors (vectors_postgres.go)
 }
 
 // Postgres implements Store.

@@ -45,8 +45,12 @@ var benchPrompts = []string{
 }
 
 func benchBuild(b *testing.B, st hint.Store, apps []string) {
+	benchBuilder(b, hint.New(hint.Config{}), st, apps)
+}
+
+// benchBuilder measures bl's Builds of the benchmark prompts for an agent with apps.
+func benchBuilder(b *testing.B, bl *hint.Builder, st hint.Store, apps []string) {
 	ctx := context.Background()
-	bl := hint.New(hint.Config{})
 	durs := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()

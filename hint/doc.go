@@ -48,6 +48,15 @@
 // certainly allowed, with [Result.Degraded] saying why. A panic while ranking is logged through
 // the optional *slog.Logger and the hint says nothing matched.
 //
+// Two optional tiers serve hosts that have models of their own. With an [Embedder]
+// ([Config.Embedder]; package embedding has one for OpenAI-compatible endpoints) each Build
+// embeds the prompt's clauses in one call and compares them with the action vectors
+// [EmbedCatalog] stored (cache.VectorStore); the similarity is a feature of the ranking, and
+// the most similar actions may be listed though they share no word with the prompt. A
+// [Reranker] ([Config.Reranker]) re-orders the first few actions of a hint that is not
+// confident. Each runs under its own deadline; when one fails or runs out of time the hint
+// is the lexical one and [Result.Fallbacks] says why. Without them nothing changes.
+//
 // An optional [Observer] ([Config.Observer]) sees every Build start and end, with the
 // request, the result (strategy, matched actions), the error and the time taken, for
 // metrics or tracing; a panic in it is logged and changes nothing.

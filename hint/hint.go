@@ -95,6 +95,13 @@ type Result struct {
 	Degraded string
 	// Reason says, in a sentence, why the hint has this tier and confidence.
 	Reason string
+	// Semantic reports that semantic similarity (Config.Embedder) took part in the ranking.
+	Semantic bool
+	// Reranked reports that Config.Reranker ordered the first actions.
+	Reranked bool
+	// Fallbacks say, a sentence each, which optional tier (semantic, rerank) failed or ran
+	// out of time and was left out: the hint is then what the lexical ranking gives.
+	Fallbacks []string
 }
 
 // Match explains why an action is listed.
@@ -163,6 +170,23 @@ type Config struct {
 	Weights *Weights
 	// Observer sees every Build, for metrics or tracing. Optional. Nil means none.
 	Observer Observer
+	// Embedder adds the semantic tier: each Build embeds the prompt's clauses (one Embed
+	// call) and compares them with the vectors EmbedCatalog stored for the candidate
+	// actions, which the store must keep (cache.VectorStore). Optional. Nil means lexical
+	// ranking only. See EmbedCatalog.
+	Embedder Embedder
+	// EmbedTimeout bounds the semantic tier of one Build (reading vectors and the Embed
+	// call); past it the Build goes on without it. Optional. Defaults to 1s.
+	EmbedTimeout time.Duration
+	// Reranker orders the first actions of a hint that is not confident. Optional. Nil
+	// means the ranking's order stands.
+	Reranker Reranker
+	// RerankTop is how many of the first actions the Reranker orders. Optional. Defaults
+	// to 5.
+	RerankTop int
+	// RerankTimeout bounds the re-ranking of one Build (reading descriptions and the
+	// Rerank call); past it the hint keeps the ranking's order. Optional. Defaults to 2s.
+	RerankTimeout time.Duration
 }
 
 // Observer receives every Build, for metrics or tracing, without a tracing dependency in
@@ -192,6 +216,12 @@ type Builder struct {
 	// degrade is Config.Degrade.
 	degrade bool
 	obs     Observer
+	// The optional tiers (semantic.go, rerank.go); nil when not configured.
+	emb           Embedder
+	embedTimeout  time.Duration
+	rr            Reranker
+	rerankTop     int
+	rerankTimeout time.Duration
 }
 
 // New returns a Builder for cfg.
@@ -204,8 +234,19 @@ func New(cfg Config) *Builder {
 	if cfg.Weights != nil {
 		w = *cfg.Weights
 	}
-	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
-		weights: w, degrade: cfg.Degrade, obs: cfg.Observer}
+	b := &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
+		weights: w, degrade: cfg.Degrade, obs: cfg.Observer,
+		emb: cfg.Embedder, embedTimeout: cfg.EmbedTimeout, rr: cfg.Reranker, rerankTop: cfg.RerankTop, rerankTimeout: cfg.RerankTimeout}
+	if b.embedTimeout <= 0 {
+		b.embedTimeout = time.Second
+	}
+	if b.rerankTop <= 0 {
+		b.rerankTop = 5
+	}
+	if b.rerankTimeout <= 0 {
+		b.rerankTimeout = 2 * time.Second
+	}
+	return b
 }
 
 // defaultBuilder backs the package-level Build: created on first use, configured once.
@@ -323,8 +364,11 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 		return fmt.Errorf("action metadata: %w", err)
 	}
 	metas = filterEnabled(metas, enabled)
+	// Sources outside the lexical ranking; others join sem.src with mergeSignals.
+	sem := b.semanticSource(ctx, st, prompt, apps, metas)
+	src := sem.src
 	ok := b.safely(ctx, req, "ranked tiers", func() {
-		b.rank(req, prompt, apps, metas, res)
+		b.rank(req, prompt, apps, metas, src, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list
@@ -334,6 +378,14 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 			res.Strategy = StrategyFallback
 			res.Reason = "no action matched the request's words or capabilities"
 		}
+	}
+	res.Semantic = sem.src != nil && len(res.MatchedActions) > 0
+	if sem.fallback != "" {
+		res.Fallbacks = append(res.Fallbacks, sem.fallback)
+	}
+	b.rerank(ctx, st, prompt, res)
+	for _, f := range res.Fallbacks {
+		b.warn(ctx, req, "optional tier", errors.New(f))
 	}
 	return nil
 }

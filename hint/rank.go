@@ -905,13 +905,14 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 }
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
-func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, res *Result) {
+// src, when not nil, is what sources outside the lexical ranking say (see signalSource).
+func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, src signalSource, res *Result) {
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, prompt, apps, metas, sc, nil)
+	r := b.rankPrepare(req, prompt, apps, metas, sc, src)
 	if r == nil {
 		return
 	}
@@ -936,9 +937,9 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		step := r.step(ci)
 		switch {
 		case len(res.Matches) == 0:
-			top, topStep = score, step
+			top, topStep = earned(c, w, score), step
 		case second == math.Inf(-1) && step == topStep:
-			second = score
+			second = earned(c, w, score)
 		}
 		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {

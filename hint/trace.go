@@ -40,8 +40,9 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: action metadata: %w", ErrStoreUnavailable, err)
 	}
+	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
-	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled), &scratch{}, nil)
+	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, b.semanticSource(ctx, st, prompt, apps, metas).src)
 	return t, nil
 }
 
@@ -57,9 +58,9 @@ func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
 	t.b.list(t.r, &w, func(c *cand, score float64, ci int) {
 		switch {
 		case actions == nil:
-			first, app, firstStep = score, t.r.metas[c.i].App, t.r.step(ci)
+			first, app, firstStep = earned(c, &w, score), t.r.metas[c.i].App, t.r.step(ci)
 		case second == math.Inf(-1) && t.r.step(ci) == firstStep:
-			second = score
+			second = earned(c, &w, score)
 		}
 		actions = append(actions, t.r.metas[c.i].Action)
 	})

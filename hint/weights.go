@@ -135,7 +135,7 @@ func NeutralWeights() Weights {
 		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
 		featCapability: 1.2, featCapabilityOther: -0.5, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
 		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,
-		featPrior: 1, featLearnt: 2, featSemantic: 3,
+		featPrior: 1, featLearnt: 2, featSemantic: 1,
 		featConfidence: 0.3, featUnexplained: -0.6,
 		paramKeepRatio: 0.4, paramMinScore: 0.3, paramConfidentAt: 3, paramConfidentMargin: 1,
 	} {

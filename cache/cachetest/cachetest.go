@@ -54,6 +54,9 @@ func Run(t *testing.T, newStore func(t *testing.T) cache.Store) {
 		{"Concurrent", testConcurrent},
 		{"Snapshot/BadInput", testSnapshotBadInput},
 		{"Snapshot/Cancelled", testSnapshotCancelled},
+		{"Vectors/RoundTrip", testVectorsRoundTrip},
+		{"Vectors/Resync", testVectorsResync},
+		{"Vectors/Invalid", testVectorsInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,11 @@
 // -fit fits the weights on all the cases (and -train's) and writes them to -out; the
 // package's shipped weights are made this way, with -train naming the project's own sets
 // (several files, separated by commas).
+//
+// -embed-url and -embed-model add the semantic tier with an OpenAI-compatible embeddings
+// API (Ollama: -embed-url http://localhost:11434/v1 -embed-model nomic-embed-text): the
+// catalogue is embedded first, then every figure (and -fit, -cv) includes it.
+// -embed-key-env names the environment variable holding the API key, when it needs one.
 package main
 
 import (
@@ -22,8 +27,10 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/embedding"
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/hint/hinteval"
 )
@@ -34,6 +41,8 @@ var (
 	cv, fit    bool
 	ablate     bool
 	out, train string
+
+	embedURL, embedModel, embedKeyEnv string
 )
 
 func main() {
@@ -47,6 +56,9 @@ func main() {
 	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
 	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
 	flag.BoolVar(&ablate, "ablate", false, "cross-validate once per knowledge source with its weights held at zero (slow)")
+	flag.StringVar(&embedURL, "embed-url", "", "an OpenAI-compatible embeddings API root, e.g. http://localhost:11434/v1: adds the semantic tier")
+	flag.StringVar(&embedModel, "embed-model", "", "the embedding model (with -embed-url)")
+	flag.StringVar(&embedKeyEnv, "embed-key-env", "", "the environment variable holding the embeddings API key, if it needs one")
 	flag.StringVar(&train, "train", "", "more labelled cases (JSONL files, comma-separated) that -fit and -cv learn from but never score, e.g. hint/hinteval/testdata/unseen.jsonl")
 	flag.Parse()
 	if *catalog == "" || *eval == "" {
@@ -69,12 +81,17 @@ func run(catalog, eval string, misses, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := semanticConfig(ctx, st)
+	if err != nil {
+		return err
+	}
+	builder := hint.New(cfg)
 	if explain != "" {
 		for _, c := range cases {
 			if c.ID != explain {
 				continue
 			}
-			res, err := hint.Build(ctx, st, hint.Request{AgentID: 1, Prompt: c.Prompt, Apps: c.Apps, RecipeMode: c.Mode == "recipe"})
+			res, err := builder.Build(ctx, st, hint.Request{AgentID: 1, Prompt: c.Prompt, Apps: c.Apps, RecipeMode: c.Mode == "recipe"})
 			if err != nil {
 				return err
 			}
@@ -102,7 +119,7 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		return runAblation(ctx, st, cases, extra)
 	}
 	if fit {
-		w, frep, err := hinteval.Fit(ctx, st, append(slices.Clip(cases), extra...), hinteval.FitOptions{})
+		w, frep, err := hinteval.Fit(ctx, st, append(slices.Clip(cases), extra...), hinteval.FitOptions{Config: cfg})
 		if err != nil {
 			return err
 		}
@@ -117,12 +134,12 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		}
 		return os.WriteFile(out, append(b, '\n'), 0o644)
 	}
-	rep, err := hinteval.Run(ctx, st, cases, hinteval.Options{})
+	rep, err := hinteval.Run(ctx, st, cases, hinteval.Options{Builder: builder})
 	if err != nil {
 		return err
 	}
 	if cv {
-		cvr, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, hinteval.FitOptions{}), Extra: extra})
+		cvr, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{Fit: hinteval.FitFolds(st, hinteval.FitOptions{Config: cfg}), Extra: extra})
 		if err != nil {
 			return err
 		}
@@ -201,4 +218,22 @@ func runAblation(ctx context.Context, st *cache.Memory, cases, extra []hinteval.
 		fmt.Printf("%-72s %6.3f %7.3f %6.3f\n", a.name, o.Hit5, o.HitAll, o.MRR)
 	}
 	return nil
+}
+
+// semanticConfig returns the Builder configuration: with -embed-url, an embedder whose
+// vectors of the catalogue's actions it computes first.
+func semanticConfig(ctx context.Context, st *cache.Memory) (hint.Config, error) {
+	if embedURL == "" {
+		return hint.Config{}, nil
+	}
+	c, err := embedding.New(embedding.Config{BaseURL: embedURL, Model: embedModel, APIKey: os.Getenv(embedKeyEnv)})
+	if err != nil {
+		return hint.Config{}, err
+	}
+	rep, err := hint.EmbedCatalog(ctx, st, c, hint.EmbedOptions{BatchSize: 128})
+	if err != nil {
+		return hint.Config{}, err
+	}
+	fmt.Fprintf(os.Stderr, "selection: embedded %d actions in %d calls\n", rep.Embedded, rep.Batches)
+	return hint.Config{Embedder: c, EmbedTimeout: 10 * time.Second}, nil
 }
