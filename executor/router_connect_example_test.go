@@ -10,6 +10,7 @@ import (
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -26,7 +27,7 @@ func ExampleRouter_Plan() {
 	})
 	_, _ = st.AddConnection(ctx, "acme", "gmail")
 	_, _ = st.SetConnectionStatus(ctx, "acme", "gmail", cache.StatusActive, "ca_1")
-	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}})
+	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -56,7 +57,7 @@ func ExampleConnectConfig() {
 
 	st := cache.NewMemory()
 	_, _ = st.Apply(ctx, cache.Batch{Apps: []cache.App{{Slug: "slack"}}})
-	inner, err := executor.New(executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"slack"}}})
+	inner, err := executor.New(executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "acme", Apps: []string{"slack"}}}})
 	if err != nil {
 		fmt.Println(err)
 		return

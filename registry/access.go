@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
 )
 
 // AccessStore is what access checks read from the catalogue store. *cache.Memory and
@@ -27,16 +28,13 @@ type PlatformPermissions interface {
 	PlatformToolAllowed(ctx context.Context, agentID int64, tool string) (bool, error)
 }
 
-// Subject is who wants to call a tool. It is a plain value, safe to copy and to read from several goroutines.
-type Subject struct {
-	// AgentID selects the agent's app assignments and platform permissions.
-	AgentID int64
-	// WorkspaceID, when set, requires an active workspace connection for apps that need
-	// auth and applies the workspace's enabled actions. Optional.
-	WorkspaceID string
-	// Apps, when set, replaces the agent's assignments (as in hint.Request). Optional.
-	Apps []string
-}
+// Subject is who wants to call a tool: it is hint.Identity, so the identity a host builds
+// once for a turn serves hint.Build, the resolver, the access checks and the executor's
+// Scope alike. AgentID selects the agent's app assignments and platform permissions;
+// WorkspaceID, when set, requires an active workspace connection for apps that need auth
+// and applies the workspace's enabled actions; Apps, when set, replaces the agent's
+// assignments; UserID is not read here.
+type Subject = hint.Identity
 
 // ToolKind says how a tool runs.
 type ToolKind string

@@ -22,6 +22,7 @@ import (
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -97,7 +98,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 		Catalog: st,
 		Remote:  client,
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
-		Scope:   executor.Scope{AgentID: 42, WorkspaceID: "acme"},
+		Scope:   executor.Scope{Identity: hint.Identity{AgentID: 42, WorkspaceID: "acme"}},
 	})
 	if err != nil {
 		return err

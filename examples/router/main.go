@@ -20,6 +20,7 @@ import (
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -77,7 +78,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 		Catalog: st,
 		Remote:  api.Client(),
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
-		Scope:   executor.Scope{AgentID: 7, WorkspaceID: "acme", Apps: []string{"github", "slack"}},
+		Scope:   executor.Scope{Identity: hint.Identity{AgentID: 7, WorkspaceID: "acme", Apps: []string{"github", "slack"}}},
 	})
 	if err != nil {
 		return err
