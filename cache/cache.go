@@ -179,18 +179,19 @@ func CanTransition(from, to ConnectionStatus) bool {
 }
 
 // Connection is a workspace's connection to an app, as the host records it (not to be
-// confused with composio.Connection, the answer Composio gives when a connection starts).
+// confused with composio.ConnectionRequest, the answer Composio gives when a connection
+// starts, nor with composio.ConnectedAccount, Composio's own record of the account).
 type Connection struct {
 	WorkspaceID string           `json:"workspace_id"`
 	App         string           `json:"app"`
 	Status      ConnectionStatus `json:"status"`
-	// ConnectionID is the Composio connected account id ("ca_…") behind the connection:
-	// the ID of composio.ConnectedAccount and composio.Connection, and what the executor
+	// ConnectedAccountID is the Composio connected account id ("ca_…") behind the connection:
+	// the ID of composio.ConnectedAccount and composio.ConnectionRequest, and what the executor
 	// sends as executor.RemoteRequest.ConnectedAccountID. Empty until the connection is
-	// pending or active.
-	ConnectionID string    `json:"connection_id,omitempty"`
-	ConnectedAt  time.Time `json:"connected_at,omitzero"` // when it became active
-	UpdatedAt    time.Time `json:"updated_at"`
+	// pending or active. (Its JSON name and database column stay "connection_id".)
+	ConnectedAccountID string    `json:"connection_id,omitempty"`
+	ConnectedAt        time.Time `json:"connected_at,omitzero"` // when it became active
+	UpdatedAt          time.Time `json:"updated_at"`
 }
 
 // ToolConfig is a workspace's configuration of one app's actions.
@@ -297,8 +298,8 @@ type Store interface {
 	// AddConnection creates a connection in status added; ErrConflict when it exists.
 	AddConnection(ctx context.Context, workspaceID, app string) (Connection, error)
 	// SetConnectionStatus moves a connection; ErrTransition when CanTransition says no.
-	// connectionID, when not empty, is stored with the change.
-	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error)
+	// connectedAccountID, when not empty, is stored with the change.
+	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error)
 	RemoveConnection(ctx context.Context, workspaceID, app string) error
 	Connection(ctx context.Context, workspaceID, app string) (Connection, error)
 	// Connections lists a workspace's connections in any status, ordered by app. An empty

@@ -11,11 +11,11 @@ import (
 type ConnectionStore interface {
 	Connection(ctx context.Context, workspaceID, app string) (Connection, error)
 	AddConnection(ctx context.Context, workspaceID, app string) (Connection, error)
-	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error)
+	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error)
 }
 
 // EnsureConnection brings a workspace's connection to an app into status to, with
-// connectionID when it is not empty, whatever state it is in, so that host set-up code can
+// connectedAccountID when it is not empty, whatever state it is in, so that host set-up code can
 // run any number of times: a connection already there is returned unchanged (no error, no
 // write); a missing one is added first; a status CanTransition does not reach directly is
 // reached through StatusPending when that path is allowed (failed -> pending -> active).
@@ -25,8 +25,8 @@ type ConnectionStore interface {
 // (moving it is a decision for the host), and with the store's errors otherwise. Concurrent
 // calls for the same connection are safe: a connection added meanwhile is read, not
 // re-added.
-func EnsureConnection(ctx context.Context, st ConnectionStore, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error) {
-	if err := checkConnTarget(to, connectionID); err != nil { // before anything is added
+func EnsureConnection(ctx context.Context, st ConnectionStore, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error) {
+	if err := checkConnTarget(to, connectedAccountID); err != nil { // before anything is added
 		return Connection{}, fmt.Errorf("cache: ensure connection: %w", err)
 	}
 	c, err := st.Connection(ctx, workspaceID, app)
@@ -40,10 +40,10 @@ func EnsureConnection(ctx context.Context, st ConnectionStore, workspaceID, app 
 		return Connection{}, fmt.Errorf("cache: ensure connection: %w", err)
 	}
 	if c.Status == to {
-		if connectionID == "" || c.ConnectionID == connectionID || to == StatusAdded {
+		if connectedAccountID == "" || c.ConnectedAccountID == connectedAccountID || to == StatusAdded {
 			return c, nil
 		}
-		if c.ConnectionID != "" {
+		if c.ConnectedAccountID != "" {
 			return Connection{}, fmt.Errorf("cache: ensure connection: %w: workspace %q app %q is %s through another connected account",
 				ErrConflict, c.WorkspaceID, c.App, c.Status)
 		}
@@ -63,7 +63,7 @@ func EnsureConnection(ctx context.Context, st ConnectionStore, workspaceID, app 
 	for _, s := range path {
 		id := ""
 		if s == to {
-			id = connectionID
+			id = connectedAccountID
 		}
 		if c, err = st.SetConnectionStatus(ctx, workspaceID, app, s, id); err != nil {
 			return Connection{}, fmt.Errorf("cache: ensure connection: %w", err)

@@ -24,7 +24,7 @@ func TestEnsureConnection(t *testing.T) {
 	tests := []struct {
 		name string
 		// setup is the path the connection takes first (nil: no connection); the last step's
-		// connection id is "ca_old".
+		// connected account id is "ca_old".
 		setup []cache.ConnectionStatus
 		to    cache.ConnectionStatus
 		id    string
@@ -82,7 +82,7 @@ func TestEnsureConnection(t *testing.T) {
 						if diff := cmp.Diff(stored, c); diff != "" {
 							t.Errorf("run %d: returned connection differs from the stored one (-stored +returned):\n%s", run, diff)
 						}
-						if diff := cmp.Diff(want{Status: tt.want.Status, ID: tt.want.ID}, want{Status: c.Status, ID: c.ConnectionID}, cmpopts.IgnoreUnexported(want{})); diff != "" {
+						if diff := cmp.Diff(want{Status: tt.want.Status, ID: tt.want.ID}, want{Status: c.Status, ID: c.ConnectedAccountID}, cmpopts.IgnoreUnexported(want{})); diff != "" {
 							t.Errorf("run %d (-want +got):\n%s", run, diff)
 						}
 					}

@@ -950,7 +950,7 @@ func (m *Memory) AddConnection(ctx context.Context, workspaceID, app string) (Co
 }
 
 // SetConnectionStatus moves a connection to another status. See Store.
-func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error) {
+func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
 	}
@@ -958,7 +958,7 @@ func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app strin
 	if err != nil {
 		return Connection{}, err
 	}
-	if err := checkConnTarget(to, connectionID); err != nil {
+	if err := checkConnTarget(to, connectedAccountID); err != nil {
 		return Connection{}, err
 	}
 	m.mu.Lock()
@@ -972,8 +972,8 @@ func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app strin
 	}
 	t := now()
 	c.Status = to
-	if connectionID != "" {
-		c.ConnectionID = connectionID
+	if connectedAccountID != "" {
+		c.ConnectedAccountID = connectedAccountID
 	}
 	if to == StatusActive {
 		c.ConnectedAt = t

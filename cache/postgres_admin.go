@@ -212,17 +212,17 @@ func (p *Postgres) AgentApps(ctx context.Context, agentID int64) ([]Assignment, 
 }
 
 type pgConnScan struct {
-	WorkspaceID  string       `db:"workspace_id"`
-	App          string       `db:"app"`
-	Status       string       `db:"status"`
-	ConnectionID string       `db:"connection_id"`
-	ConnectedAt  sql.NullTime `db:"connected_at"`
-	UpdatedAt    sql.NullTime `db:"updated_at"`
+	WorkspaceID        string       `db:"workspace_id"`
+	App                string       `db:"app"`
+	Status             string       `db:"status"`
+	ConnectedAccountID string       `db:"connection_id"`
+	ConnectedAt        sql.NullTime `db:"connected_at"`
+	UpdatedAt          sql.NullTime `db:"updated_at"`
 }
 
 func (r pgConnScan) conn() Connection {
 	return Connection{WorkspaceID: r.WorkspaceID, App: r.App, Status: ConnectionStatus(r.Status),
-		ConnectionID: r.ConnectionID, ConnectedAt: pgTime(r.ConnectedAt), UpdatedAt: pgTime(r.UpdatedAt)}
+		ConnectedAccountID: r.ConnectedAccountID, ConnectedAt: pgTime(r.ConnectedAt), UpdatedAt: pgTime(r.UpdatedAt)}
 }
 
 const pgConnColumns = `workspace_id, app, status, connection_id, connected_at, updated_at`
@@ -255,7 +255,7 @@ func (p *Postgres) AddConnection(ctx context.Context, workspaceID, app string) (
 }
 
 // SetConnectionStatus moves a connection to another status. See Store.
-func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error) {
+func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
 	}
@@ -263,7 +263,7 @@ func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app str
 	if err != nil {
 		return Connection{}, err
 	}
-	if err := checkConnTarget(to, connectionID); err != nil {
+	if err := checkConnTarget(to, connectedAccountID); err != nil {
 		return Connection{}, err
 	}
 	var out Connection
@@ -285,8 +285,8 @@ func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app str
 		c := r.conn()
 		t := pgNow()
 		c.Status = to
-		if connectionID != "" {
-			c.ConnectionID = connectionID
+		if connectedAccountID != "" {
+			c.ConnectedAccountID = connectedAccountID
 		}
 		if to == StatusActive {
 			c.ConnectedAt = t
@@ -295,7 +295,7 @@ func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app str
 		connected := sql.NullTime{Time: c.ConnectedAt, Valid: !c.ConnectedAt.IsZero()}
 		if _, err := tx.ExecContext(ctx, `UPDATE connections SET status = $3, connection_id = $4,
 			connected_at = $5, updated_at = $6 WHERE workspace_id = $1 AND app = $2`,
-			workspaceID, app, string(c.Status), c.ConnectionID, connected, c.UpdatedAt); err != nil {
+			workspaceID, app, string(c.Status), c.ConnectedAccountID, connected, c.UpdatedAt); err != nil {
 			return err
 		}
 		out = c

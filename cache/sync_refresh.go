@@ -55,7 +55,7 @@ type RefreshReport struct {
 // RefreshConnections checks every pending workspace connection against the source's
 // connected accounts and moves it on: to active when its account is ACTIVE, to failed when
 // its account FAILED, EXPIRED, was made INACTIVE or REVOKED. A connection that names its
-// account (Connection.ConnectionID) is matched by that id; one that does not takes the
+// account (Connection.ConnectedAccountID) is matched by that id; one that does not takes the
 // newest active account of its app, else the newest failed one. Connections whose
 // authorisation is still under way, or for which the source has no account, stay pending.
 //
@@ -144,9 +144,9 @@ func accountState(status string) ConnectionStatus {
 
 // nextStatus picks the account that decides c's status, and the status it gives.
 func nextStatus(c Connection, accounts []SourceAccount) (ConnectionStatus, SourceAccount) {
-	if c.ConnectionID != "" {
+	if c.ConnectedAccountID != "" {
 		for _, a := range accounts {
-			if a.ID == c.ConnectionID {
+			if a.ID == c.ConnectedAccountID {
 				return accountState(a.Status), a
 			}
 		}

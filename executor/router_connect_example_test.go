@@ -86,7 +86,7 @@ func ExampleConnectConfig() {
 
 	// The user opens the link and authorises slack.
 	conn, _ := st.Connection(ctx, "acme", "slack")
-	api.SetAccountStatus(conn.ConnectionID, composio.StatusActive)
+	api.SetAccountStatus(conn.ConnectedAccountID, composio.StatusActive)
 
 	r = outer.Execute(ctx, executor.Call{Name: executor.ToolWaitForConnection, Arguments: json.RawMessage(`{"app":"slack","timeout_seconds":5}`)})
 	fmt.Println(string(r.Data))

@@ -135,10 +135,10 @@ func (fx *connectFixture) flipWhenPolled(t *testing.T, app, status string) <-cha
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
 			c, err := fx.st.Connection(context.Background(), "ws1", app)
-			if err == nil && c.Status == cache.StatusPending && c.ConnectionID != "" &&
-				len(fx.api.RequestsTo("GET", "/connected_accounts/"+c.ConnectionID)) > 0 {
-				fx.api.SetAccountStatus(c.ConnectionID, status)
-				done <- c.ConnectionID
+			if err == nil && c.Status == cache.StatusPending && c.ConnectedAccountID != "" &&
+				len(fx.api.RequestsTo("GET", "/connected_accounts/"+c.ConnectedAccountID)) > 0 {
+				fx.api.SetAccountStatus(c.ConnectedAccountID, status)
+				done <- c.ConnectedAccountID
 				return
 			}
 			time.Sleep(time.Millisecond)
@@ -258,7 +258,7 @@ func TestRouterConnectPlanRun(t *testing.T) {
 		t.Errorf("wait_for_connection (-want +got):\n%s", diff)
 	}
 	conn, err := fx.st.Connection(ctx, "ws1", "slack")
-	if err != nil || conn.Status != cache.StatusActive || conn.ConnectionID != slackAccount {
+	if err != nil || conn.Status != cache.StatusActive || conn.ConnectedAccountID != slackAccount {
 		t.Errorf("stored slack connection: %+v, %v; want active with %s", conn, err, slackAccount)
 	}
 
@@ -419,7 +419,7 @@ func TestRouterManageConnections(t *testing.T) {
 		t.Errorf("links given: %v, want two different ones", links)
 	}
 	conn, _ := fx.st.Connection(context.Background(), "ws1", "slack")
-	if conn.Status != cache.StatusPending || !strings.HasSuffix(links[len(links)-1], "/"+conn.ConnectionID) {
+	if conn.Status != cache.StatusPending || !strings.HasSuffix(links[len(links)-1], "/"+conn.ConnectedAccountID) {
 		t.Errorf("stored after the restart: %+v, want pending on the second link %s", conn, links[len(links)-1])
 	}
 	// The restart re-checked the pending account before abandoning it.

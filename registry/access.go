@@ -53,9 +53,9 @@ type Decision struct {
 	Reason  string
 	Kind    ToolKind
 	App     string // the action's app; empty for platform tools
-	// ConnectionID is the Composio id of the active workspace connection an allowed action
+	// ConnectedAccountID is the Composio id of the active workspace connection an allowed action
 	// runs through, when the check read one (a workspace was given and the app needs auth).
-	ConnectionID string
+	ConnectedAccountID string
 }
 
 // AccessConfig configures Access. It is copied by the constructor; changing it afterwards has no effect.
@@ -201,7 +201,7 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", sub.WorkspaceID, act.App, conn.Status)
 			return d, nil
 		}
-		connID = conn.ConnectionID
+		connID = conn.ConnectedAccountID
 	}
 	tc, err := a.cfg.Store.ToolConfig(ctx, sub.WorkspaceID, act.App)
 	switch {
@@ -216,7 +216,7 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", sub.WorkspaceID, act.Slug)
 		return d, nil
 	}
-	d.Allowed, d.ConnectionID = true, connID
+	d.Allowed, d.ConnectedAccountID = true, connID
 	return d, nil
 }
 

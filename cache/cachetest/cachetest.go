@@ -1117,12 +1117,12 @@ func testConnectionsLifecycle(t *testing.T, st cache.Store) {
 
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusPending, "")
 	wantErr(t, "added -> pending", err, nil)
-	if c.Status != cache.StatusPending || c.ConnectionID != "" || !c.ConnectedAt.IsZero() {
+	if c.Status != cache.StatusPending || c.ConnectedAccountID != "" || !c.ConnectedAt.IsZero() {
 		t.Errorf("after pending: %+v", c)
 	}
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusActive, "ca_123")
 	wantErr(t, "pending -> active", err, nil)
-	want = cache.Connection{WorkspaceID: "ws1", App: "gmail", Status: cache.StatusActive, ConnectionID: "ca_123"}
+	want = cache.Connection{WorkspaceID: "ws1", App: "gmail", Status: cache.StatusActive, ConnectedAccountID: "ca_123"}
 	if diff := cmp.Diff(want, c, noTimes); diff != "" {
 		t.Errorf("after active (-want +got):\n%s", diff)
 	}
@@ -1137,13 +1137,13 @@ func testConnectionsLifecycle(t *testing.T, st cache.Store) {
 	// Re-authorising keeps the connection ID unless a new one is given.
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusPending, "")
 	wantErr(t, "active -> pending", err, nil)
-	if c.ConnectionID != "ca_123" {
-		t.Errorf("ConnectionID = %q after re-authorise without a new one, want ca_123", c.ConnectionID)
+	if c.ConnectedAccountID != "ca_123" {
+		t.Errorf("ConnectedAccountID = %q after re-authorise without a new one, want ca_123", c.ConnectedAccountID)
 	}
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusActive, "ca_456")
 	wantErr(t, "pending -> active", err, nil)
-	if c.ConnectionID != "ca_456" {
-		t.Errorf("ConnectionID = %q, want ca_456", c.ConnectionID)
+	if c.ConnectedAccountID != "ca_456" {
+		t.Errorf("ConnectedAccountID = %q, want ca_456", c.ConnectedAccountID)
 	}
 
 	_, err = st.SetConnectionStatus(ctx, "ws1", "slack", cache.StatusPending, "")
@@ -1166,7 +1166,7 @@ func testConnectionsLifecycle(t *testing.T, st cache.Store) {
 	wantErr(t, "RemoveConnection twice", st.RemoveConnection(ctx, "ws1", "gmail"), cache.ErrNotFound)
 	c, err = st.AddConnection(ctx, "ws1", "gmail")
 	wantErr(t, "AddConnection after remove", err, nil)
-	if c.Status != cache.StatusAdded || c.ConnectionID != "" {
+	if c.Status != cache.StatusAdded || c.ConnectedAccountID != "" {
 		t.Errorf("re-added connection = %+v, want a fresh added one", c)
 	}
 }
