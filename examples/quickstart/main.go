@@ -167,7 +167,7 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 	return nil
 }
 
-func importFile(ctx context.Context, st cache.Store, path string, imp func(context.Context, cache.Store, io.Reader) (int, error)) error {
+func importFile(ctx context.Context, st cache.Store, path string, imp func(context.Context, cache.ImportStore, io.Reader) (int, error)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
