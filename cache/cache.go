@@ -163,7 +163,8 @@ const (
 // CanTransition reports whether a connection may move from one status to another.
 // Allowed: added->pending, added->active (apps without auth), pending->active,
 // pending->failed, failed->pending (retry), active->pending (re-authorise).
-// Moving to the same status is not a transition and is refused.
+// Moving to the same status is not a transition: CanTransition reports false, and
+// Store.SetConnectionStatus treats it as a no-op (see there).
 func CanTransition(from, to ConnectionStatus) bool {
 	switch from {
 	case StatusAdded:
@@ -295,10 +296,16 @@ type Store interface {
 	// AgentApps lists an agent's assignments, active or not, ordered by app.
 	AgentApps(ctx context.Context, agentID int64) ([]Assignment, error)
 
-	// AddConnection creates a connection in status added; ErrConflict when it exists.
+	// AddConnection creates a connection in status added. A connection already there in
+	// status added is returned as it is (adding twice is not an error); ErrConflict when
+	// it exists in another status (adding would reset it: remove it first).
 	AddConnection(ctx context.Context, workspaceID, app string) (Connection, error)
 	// SetConnectionStatus moves a connection; ErrTransition when CanTransition says no.
-	// connectedAccountID, when not empty, is stored with the change.
+	// connectedAccountID, when not empty, is stored with the change. Setting the status
+	// the connection is already in is a no-op that returns it unchanged (no write) when
+	// connectedAccountID is empty or the one recorded; it records connectedAccountID when
+	// none is; and it fails with ErrConflict when another account is recorded (moving a
+	// connection to another account goes through StatusPending).
 	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error)
 	RemoveConnection(ctx context.Context, workspaceID, app string) error
 	Connection(ctx context.Context, workspaceID, app string) (Connection, error)

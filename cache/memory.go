@@ -930,7 +930,7 @@ func connArgs(ws, app string) (connKey, error) {
 	return connKey{ws, s}, nil
 }
 
-// AddConnection creates a connection in status added; ErrConflict when it exists.
+// AddConnection creates a connection in status added. See Store.
 func (m *Memory) AddConnection(ctx context.Context, workspaceID, app string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
@@ -942,6 +942,9 @@ func (m *Memory) AddConnection(ctx context.Context, workspaceID, app string) (Co
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c, ok := m.connections[k]; ok {
+		if c.Status == StatusAdded {
+			return c, nil
+		}
 		return Connection{}, fmt.Errorf("%w: workspace %q app %q connection exists in status %s", ErrConflict, k.ws, k.app, c.Status)
 	}
 	c := Connection{WorkspaceID: k.ws, App: k.app, Status: StatusAdded, UpdatedAt: now()}
@@ -967,7 +970,16 @@ func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app strin
 	if !ok {
 		return Connection{}, fmt.Errorf("%w: workspace %q app %q connection", ErrNotFound, k.ws, k.app)
 	}
-	if !CanTransition(c.Status, to) {
+	same := c.Status == to
+	if same {
+		write, err := sameStatus(c, connectedAccountID)
+		if err != nil {
+			return Connection{}, err
+		}
+		if !write {
+			return c, nil
+		}
+	} else if !CanTransition(c.Status, to) {
 		return Connection{}, fmt.Errorf("%w: workspace %q app %q connection: %s -> %s", ErrTransition, k.ws, k.app, c.Status, to)
 	}
 	t := now()
@@ -975,7 +987,7 @@ func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app strin
 	if connectedAccountID != "" {
 		c.ConnectedAccountID = connectedAccountID
 	}
-	if to == StatusActive {
+	if to == StatusActive && !same {
 		c.ConnectedAt = t
 	}
 	c.UpdatedAt = t

@@ -227,7 +227,7 @@ func (r pgConnScan) conn() Connection {
 
 const pgConnColumns = `workspace_id, app, status, connection_id, connected_at, updated_at`
 
-// AddConnection creates a connection in status added; ErrConflict when it exists.
+// AddConnection creates a connection in status added. See Store.
 func (p *Postgres) AddConnection(ctx context.Context, workspaceID, app string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
@@ -241,12 +241,17 @@ func (p *Postgres) AddConnection(ctx context.Context, workspaceID, app string) (
 		VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING `+pgConnColumns,
 		workspaceID, app, string(StatusAdded), pgNow())
 	if errors.Is(err, sql.ErrNoRows) {
-		var status string
-		if err := p.db.GetContext(ctx, &status, `SELECT status FROM connections WHERE workspace_id = $1 AND app = $2`,
-			workspaceID, app); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		err = p.db.GetContext(ctx, &r, `SELECT `+pgConnColumns+` FROM connections WHERE workspace_id = $1 AND app = $2`,
+			workspaceID, app)
+		switch {
+		case errors.Is(err, sql.ErrNoRows): // removed since the insert: report what the insert saw
+			return Connection{}, fmt.Errorf("cache: workspace %q app %q connection: %w: it existed a moment ago", workspaceID, app, ErrConflict)
+		case err != nil:
 			return Connection{}, pgWrap(ctx, "add connection", err)
+		case ConnectionStatus(r.Status) == StatusAdded:
+			return r.conn(), nil
 		}
-		return Connection{}, fmt.Errorf("cache: workspace %q app %q connection: %w: it exists in status %s", workspaceID, app, ErrConflict, status)
+		return Connection{}, fmt.Errorf("cache: workspace %q app %q connection: %w: it exists in status %s", workspaceID, app, ErrConflict, r.Status)
 	}
 	if err != nil {
 		return Connection{}, pgWrap(ctx, "add connection", err)
@@ -279,16 +284,23 @@ func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app str
 			return err
 		}
 		from := ConnectionStatus(r.Status)
-		if !CanTransition(from, to) {
+		c := r.conn()
+		same := from == to
+		if same {
+			write, err := sameStatus(c, connectedAccountID)
+			if err != nil || !write {
+				out = c
+				return err
+			}
+		} else if !CanTransition(from, to) {
 			return fmt.Errorf("cache: workspace %q app %q connection: %w: %s -> %s", workspaceID, app, ErrTransition, from, to)
 		}
-		c := r.conn()
 		t := pgNow()
 		c.Status = to
 		if connectedAccountID != "" {
 			c.ConnectedAccountID = connectedAccountID
 		}
-		if to == StatusActive {
+		if to == StatusActive && !same {
 			c.ConnectedAt = t
 		}
 		c.UpdatedAt = t

@@ -50,6 +50,10 @@ func Run(t *testing.T, newStore func(t *testing.T) cache.Store) {
 		{"Connections/Lifecycle", testConnectionsLifecycle},
 		{"Connections/Transitions", testConnectionTransitions},
 		{"Connections/List", testConnectionsList},
+		{"Connections/SameStatus", testConnectionsSameStatus},
+		{"Connections/AddTwice", testAddConnectionTwice},
+		{"Ensure/Connection", testEnsureConnection},
+		{"Ensure/Assignment", testEnsureAssignment},
 		{"Context", testContext},
 		{"Concurrent", testConcurrent},
 		{"Snapshot/BadInput", testSnapshotBadInput},
@@ -1112,8 +1116,11 @@ func testConnectionsLifecycle(t *testing.T, st cache.Store) {
 	if c.UpdatedAt.IsZero() || !c.ConnectedAt.IsZero() {
 		t.Errorf("new connection: UpdatedAt %v (want set), ConnectedAt %v (want zero)", c.UpdatedAt, c.ConnectedAt)
 	}
-	_, err = st.AddConnection(ctx, "ws1", "gmail")
-	wantErr(t, "AddConnection twice", err, cache.ErrConflict)
+	again, err := st.AddConnection(ctx, "ws1", "gmail")
+	wantErr(t, "AddConnection twice", err, nil)
+	if diff := cmp.Diff(c, again, exact); diff != "" {
+		t.Errorf("AddConnection twice (-first +again):\n%s", diff)
+	}
 
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusPending, "")
 	wantErr(t, "added -> pending", err, nil)
@@ -1206,6 +1213,13 @@ func testConnectionTransitions(t *testing.T, st cache.Store) {
 					t.Fatal(err)
 				}
 				got, err := st.SetConnectionStatus(ctx, "ws", app, to, "")
+				if from == to { // not a transition: a no-op
+					wantErr(t, "same status", err, nil)
+					if diff := cmp.Diff(before, got, exact); diff != "" {
+						t.Errorf("same status changed the connection (-before +got):\n%s", diff)
+					}
+					return
+				}
 				if cache.CanTransition(from, to) {
 					allowed++
 					if err != nil {

@@ -74,10 +74,11 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 
 	// 2. Who may use what: the agent is assigned four apps; the workspace connected them.
 	for _, app := range []string{"gmail", "slack", "github", "googlecalendar"} {
-		if err := st.AssignApp(ctx, cache.Assignment{AgentID: agentID, App: app, Type: "composio", Active: true}); err != nil {
+		// EnsureAssignment and EnsureConnection are idempotent: set-up code may run on
+		// every start.
+		if _, err := cache.EnsureAssignment(ctx, st, cache.Assignment{AgentID: agentID, App: app, Type: "composio", Active: true}); err != nil {
 			return err
 		}
-		// EnsureConnection is idempotent: set-up code may run on every start.
 		if _, err := cache.EnsureConnection(ctx, st, workspace, app, cache.StatusActive, "ca_"+app); err != nil {
 			return err
 		}

@@ -65,10 +65,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 
 	// Workspace "acme" has GitHub and Slack connected.
 	for _, app := range []string{"github", "slack"} {
-		if _, err := st.AddConnection(ctx, "acme", app); err != nil {
-			return err
-		}
-		if _, err := st.SetConnectionStatus(ctx, "acme", app, cache.StatusActive, ""); err != nil {
+		if _, err := cache.EnsureConnection(ctx, st, "acme", app, cache.StatusActive, ""); err != nil {
 			return err
 		}
 	}
