@@ -12,8 +12,9 @@
 // [EnsureConnection] bring an agent's assignment and a workspace's connection to the state
 // wanted and leave them alone once they are in it; adding a connection that is there in
 // status added, or setting a connection to the status it is in, is not an error either.
-// [ImportJSONL], [ExportJSONL] and [Sync] ask only for the methods they call
-// ([ImportStore], [ActionLister], [SyncStore]), so a host's own store need not be a Store.
+// [ImportJSONL], [ExportJSONL], [Sync] and [RefreshConnections] ask only for the methods
+// they call ([ImportStore], [ActionLister], [SyncStore], [RefreshStore]), so a host's own
+// store need not be a Store.
 //
 // Every write of an action runs a [Classifier], which derives the action's capabilities,
 // keywords and destructive flag from its slug, name, description and tags using the
