@@ -163,7 +163,8 @@ const (
 // CanTransition reports whether a connection may move from one status to another.
 // Allowed: added->pending, added->active (apps without auth), pending->active,
 // pending->failed, failed->pending (retry), active->pending (re-authorise).
-// Moving to the same status is not a transition and is refused.
+// Moving to the same status is not a transition: CanTransition reports false, and
+// Store.SetConnectionStatus treats it as a no-op (see there).
 func CanTransition(from, to ConnectionStatus) bool {
 	switch from {
 	case StatusAdded:
@@ -179,18 +180,19 @@ func CanTransition(from, to ConnectionStatus) bool {
 }
 
 // Connection is a workspace's connection to an app, as the host records it (not to be
-// confused with composio.Connection, the answer Composio gives when a connection starts).
+// confused with composio.ConnectionRequest, the answer Composio gives when a connection
+// starts, nor with composio.ConnectedAccount, Composio's own record of the account).
 type Connection struct {
 	WorkspaceID string           `json:"workspace_id"`
 	App         string           `json:"app"`
 	Status      ConnectionStatus `json:"status"`
-	// ConnectionID is the Composio connected account id ("ca_…") behind the connection:
-	// the ID of composio.ConnectedAccount and composio.Connection, and what the executor
+	// ConnectedAccountID is the Composio connected account id ("ca_…") behind the connection:
+	// the ID of composio.ConnectedAccount and composio.ConnectionRequest, and what the executor
 	// sends as executor.RemoteRequest.ConnectedAccountID. Empty until the connection is
-	// pending or active.
-	ConnectionID string    `json:"connection_id,omitempty"`
-	ConnectedAt  time.Time `json:"connected_at,omitzero"` // when it became active
-	UpdatedAt    time.Time `json:"updated_at"`
+	// pending or active. (Its JSON name and database column stay "connection_id".)
+	ConnectedAccountID string    `json:"connection_id,omitempty"`
+	ConnectedAt        time.Time `json:"connected_at,omitzero"` // when it became active
+	UpdatedAt          time.Time `json:"updated_at"`
 }
 
 // ToolConfig is a workspace's configuration of one app's actions.
@@ -294,11 +296,17 @@ type Store interface {
 	// AgentApps lists an agent's assignments, active or not, ordered by app.
 	AgentApps(ctx context.Context, agentID int64) ([]Assignment, error)
 
-	// AddConnection creates a connection in status added; ErrConflict when it exists.
+	// AddConnection creates a connection in status added. A connection already there in
+	// status added is returned as it is (adding twice is not an error); ErrConflict when
+	// it exists in another status (adding would reset it: remove it first).
 	AddConnection(ctx context.Context, workspaceID, app string) (Connection, error)
 	// SetConnectionStatus moves a connection; ErrTransition when CanTransition says no.
-	// connectionID, when not empty, is stored with the change.
-	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error)
+	// connectedAccountID, when not empty, is stored with the change. Setting the status
+	// the connection is already in is a no-op that returns it unchanged (no write) when
+	// connectedAccountID is empty or the one recorded; it records connectedAccountID when
+	// none is; and it fails with ErrConflict when another account is recorded (moving a
+	// connection to another account goes through StatusPending).
+	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error)
 	RemoveConnection(ctx context.Context, workspaceID, app string) error
 	Connection(ctx context.Context, workspaceID, app string) (Connection, error)
 	// Connections lists a workspace's connections in any status, ordered by app. An empty

@@ -8,6 +8,14 @@
 // [ErrInvalid], [ErrTransition]) for the same cases; the conformance suite in package
 // cachetest checks it.
 //
+// Set-up code a host runs on every start is idempotent: [EnsureAssignment] and
+// [EnsureConnection] bring an agent's assignment and a workspace's connection to the state
+// wanted and leave them alone once they are in it; adding a connection that is there in
+// status added, or setting a connection to the status it is in, is not an error either.
+// [ImportJSONL], [ExportJSONL], [Sync] and [RefreshConnections] ask only for the methods
+// they call ([ImportStore], [ActionLister], [SyncStore], [RefreshStore]), so a host's own
+// store need not be a Store.
+//
 // Every write of an action runs a [Classifier], which derives the action's capabilities,
 // keywords and destructive flag from its slug, name, description and tags using the
 // capability [Taxonomy]. Hosts may plug in their own classifier and re-classify a store.

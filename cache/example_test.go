@@ -108,3 +108,28 @@ func ExampleExportJSONL() {
 	// Output:
 	// {"app":"WEATHER","action":"WEATHER_GET_FORECAST","display_name":"Get forecast","description":"Forecast for a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},"tags":[],"no_auth":true,"display_name_derived":false}
 }
+
+// Host set-up code that runs on every start: an agent's assignment and a workspace's
+// connection are brought to the state wanted, and left alone once they are in it.
+func ExampleEnsureAssignment() {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	for run := 1; run <= 2; run++ {
+		a, err := cache.EnsureAssignment(ctx, st, cache.Assignment{AgentID: 7, App: "Slack", Type: "composio", Active: true})
+		if err != nil {
+			log.Fatal(err)
+		}
+		c, err := cache.EnsureConnection(ctx, st, "acme", "slack", cache.StatusActive, "ca_1")
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("run %d: agent %d may use %s; acme's %s is %s through %s\n", run, a.AgentID, a.App, c.App, c.Status, c.ConnectedAccountID)
+	}
+	// Moving a connection to the status it is in changes nothing.
+	c, err := st.SetConnectionStatus(ctx, "acme", "slack", cache.StatusActive, "")
+	fmt.Println(c.Status, c.ConnectedAccountID, err)
+	// Output:
+	// run 1: agent 7 may use slack; acme's slack is active through ca_1
+	// run 2: agent 7 may use slack; acme's slack is active through ca_1
+	// active ca_1 <nil>
+}

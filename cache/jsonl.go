@@ -257,9 +257,36 @@ func lineOf(err error, list string, nums []int) error {
 	return err
 }
 
+// The imports, exports and Sync ask only for the store methods they call, so that a
+// host's own store, or a wrapper around one, need not implement all of Store. *Memory,
+// *Postgres and every Store satisfy each of them.
+
+// Applier writes a batch all-or-nothing, as Store.Apply does.
+type Applier interface {
+	Apply(ctx context.Context, b Batch) (ApplyResult, error)
+}
+
+// AppLister pages through the stored apps, as Store.ListApps does. ExportAppsJSONL needs it.
+type AppLister interface {
+	ListApps(ctx context.Context, q AppQuery) (AppPage, error)
+}
+
+// ActionLister lists the stored actions, as Store.Actions does. ExportJSONL needs it.
+type ActionLister interface {
+	Actions(ctx context.Context, f ActionFilter) ([]Action, error)
+}
+
+// ImportStore is what ImportJSONL and ImportAppsJSONL read and write: the apps already
+// stored (ImportJSONL creates an action's app that is not, from its slug) and the
+// all-or-nothing write. Both imports take it, so that they are values of one function type.
+type ImportStore interface {
+	AppLister
+	Applier
+}
+
 // eachApp calls fn for every app in st in slug order, paging through ListApps, and stops at
 // the first error.
-func eachApp(ctx context.Context, st Store, fn func(App) error) error {
+func eachApp(ctx context.Context, st AppLister, fn func(App) error) error {
 	for off := 0; ; {
 		p, err := st.ListApps(ctx, AppQuery{Limit: maxPageLimit, Offset: off})
 		if err != nil {
@@ -304,7 +331,7 @@ type batchApplier interface {
 // otherwise. list names the Batch field that the input lines fill ("apps" or "actions")
 // and nums, given with each batch, their line numbers: a refused row is reported as the
 // *LineError of its line, wrapped as the error of operation op.
-func importBatches(ctx context.Context, st Store, op, list string, produce func(write func(b Batch, nums []int) error) error) error {
+func importBatches(ctx context.Context, st Applier, op, list string, produce func(write func(b Batch, nums []int) error) error) error {
 	if ba, ok := st.(batchApplier); ok {
 		_, err := ba.applyBatches(ctx, func(apply func(Batch) error) error {
 			return produce(func(b Batch, nums []int) error {
@@ -348,7 +375,7 @@ func importBatches(ctx context.Context, st Store, op, list string, produce func(
 // delays other writers, not readers); the memory store holds the rows it keeps and the
 // chunk being read. Another Store gets the whole snapshot in one Apply. ctx is checked
 // before every line is read.
-func ImportJSONL(ctx context.Context, st Store, r io.Reader) (int, error) {
+func ImportJSONL(ctx context.Context, st ImportStore, r io.Reader) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -419,7 +446,7 @@ func decodeActionRow(line []byte) (Action, error) {
 // (one app per line) and upserts the apps into st, all-or-nothing and streamed as
 // ImportJSONL is, a bad line reported as a *LineError. action_count is not read: stores
 // count the actions they hold. It returns the number of apps read.
-func ImportAppsJSONL(ctx context.Context, st Store, r io.Reader) (int, error) {
+func ImportAppsJSONL(ctx context.Context, st ImportStore, r io.Reader) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -466,7 +493,7 @@ func decodeAppRow(line []byte) (App, error) {
 // ExportJSONL writes every action in st to w in the format ImportJSONL reads, with the keys
 // in the order of Composio's catalogue snapshot, ordered by app then slug, app slugs upper
 // case and parameter schemas byte-exact. It returns the number of actions written.
-func ExportJSONL(ctx context.Context, st Store, w io.Writer) (int, error) {
+func ExportJSONL(ctx context.Context, st ActionLister, w io.Writer) (int, error) {
 	acts, err := st.Actions(ctx, ActionFilter{})
 	if err != nil {
 		return 0, opError("export", err)
@@ -492,7 +519,7 @@ func ExportJSONL(ctx context.Context, st Store, w io.Writer) (int, error) {
 
 // ExportAppsJSONL writes every app in st to w in the format ImportAppsJSONL reads, ordered by
 // slug, app slugs upper case. It returns the number of apps written.
-func ExportAppsJSONL(ctx context.Context, st Store, w io.Writer) (int, error) {
+func ExportAppsJSONL(ctx context.Context, st AppLister, w io.Writer) (int, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf []byte
 	n := 0

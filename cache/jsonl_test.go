@@ -305,7 +305,7 @@ func TestImportDeadlineSlowReader(t *testing.T) {
 	rows := strings.SplitAfter(synthActions(1000, "slow"), "\n")
 	for _, imp := range []struct {
 		name string
-		f    func(context.Context, cache.Store, io.Reader) (int, error)
+		f    func(context.Context, cache.ImportStore, io.Reader) (int, error)
 	}{{"ImportJSONL", cache.ImportJSONL}, {"ImportAppsJSONL", cache.ImportAppsJSONL}} {
 		t.Run(imp.name, func(t *testing.T) {
 			st := cache.NewMemory()

@@ -931,7 +931,7 @@ func connArgs(ws, app string) (connKey, error) {
 	return connKey{ws, s}, nil
 }
 
-// AddConnection creates a connection in status added; ErrConflict when it exists.
+// AddConnection creates a connection in status added. See Store.
 func (m *Memory) AddConnection(ctx context.Context, workspaceID, app string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
@@ -943,6 +943,9 @@ func (m *Memory) AddConnection(ctx context.Context, workspaceID, app string) (Co
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c, ok := m.connections[k]; ok {
+		if c.Status == StatusAdded {
+			return c, nil
+		}
 		return Connection{}, fmt.Errorf("%w: workspace %q app %q connection exists in status %s", ErrConflict, k.ws, k.app, c.Status)
 	}
 	c := Connection{WorkspaceID: k.ws, App: k.app, Status: StatusAdded, UpdatedAt: now()}
@@ -951,7 +954,7 @@ func (m *Memory) AddConnection(ctx context.Context, workspaceID, app string) (Co
 }
 
 // SetConnectionStatus moves a connection to another status. See Store.
-func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error) {
+func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
 	}
@@ -959,7 +962,7 @@ func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app strin
 	if err != nil {
 		return Connection{}, err
 	}
-	if err := checkConnTarget(to, connectionID); err != nil {
+	if err := checkConnTarget(to, connectedAccountID); err != nil {
 		return Connection{}, err
 	}
 	m.mu.Lock()
@@ -968,15 +971,24 @@ func (m *Memory) SetConnectionStatus(ctx context.Context, workspaceID, app strin
 	if !ok {
 		return Connection{}, fmt.Errorf("%w: workspace %q app %q connection", ErrNotFound, k.ws, k.app)
 	}
-	if !CanTransition(c.Status, to) {
+	same := c.Status == to
+	if same {
+		write, err := sameStatus(c, connectedAccountID)
+		if err != nil {
+			return Connection{}, err
+		}
+		if !write {
+			return c, nil
+		}
+	} else if !CanTransition(c.Status, to) {
 		return Connection{}, fmt.Errorf("%w: workspace %q app %q connection: %s -> %s", ErrTransition, k.ws, k.app, c.Status, to)
 	}
 	t := now()
 	c.Status = to
-	if connectionID != "" {
-		c.ConnectionID = connectionID
+	if connectedAccountID != "" {
+		c.ConnectedAccountID = connectedAccountID
 	}
-	if to == StatusActive {
+	if to == StatusActive && !same {
 		c.ConnectedAt = t
 	}
 	c.UpdatedAt = t

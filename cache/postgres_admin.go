@@ -212,22 +212,22 @@ func (p *Postgres) AgentApps(ctx context.Context, agentID int64) ([]Assignment, 
 }
 
 type pgConnScan struct {
-	WorkspaceID  string       `db:"workspace_id"`
-	App          string       `db:"app"`
-	Status       string       `db:"status"`
-	ConnectionID string       `db:"connection_id"`
-	ConnectedAt  sql.NullTime `db:"connected_at"`
-	UpdatedAt    sql.NullTime `db:"updated_at"`
+	WorkspaceID        string       `db:"workspace_id"`
+	App                string       `db:"app"`
+	Status             string       `db:"status"`
+	ConnectedAccountID string       `db:"connection_id"`
+	ConnectedAt        sql.NullTime `db:"connected_at"`
+	UpdatedAt          sql.NullTime `db:"updated_at"`
 }
 
 func (r pgConnScan) conn() Connection {
 	return Connection{WorkspaceID: r.WorkspaceID, App: r.App, Status: ConnectionStatus(r.Status),
-		ConnectionID: r.ConnectionID, ConnectedAt: pgTime(r.ConnectedAt), UpdatedAt: pgTime(r.UpdatedAt)}
+		ConnectedAccountID: r.ConnectedAccountID, ConnectedAt: pgTime(r.ConnectedAt), UpdatedAt: pgTime(r.UpdatedAt)}
 }
 
 const pgConnColumns = `workspace_id, app, status, connection_id, connected_at, updated_at`
 
-// AddConnection creates a connection in status added; ErrConflict when it exists.
+// AddConnection creates a connection in status added. See Store.
 func (p *Postgres) AddConnection(ctx context.Context, workspaceID, app string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
@@ -241,12 +241,17 @@ func (p *Postgres) AddConnection(ctx context.Context, workspaceID, app string) (
 		VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING `+pgConnColumns,
 		workspaceID, app, string(StatusAdded), pgNow())
 	if errors.Is(err, sql.ErrNoRows) {
-		var status string
-		if err := p.db.GetContext(ctx, &status, `SELECT status FROM connections WHERE workspace_id = $1 AND app = $2`,
-			workspaceID, app); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		err = p.db.GetContext(ctx, &r, `SELECT `+pgConnColumns+` FROM connections WHERE workspace_id = $1 AND app = $2`,
+			workspaceID, app)
+		switch {
+		case errors.Is(err, sql.ErrNoRows): // removed since the insert: report what the insert saw
+			return Connection{}, fmt.Errorf("cache: workspace %q app %q connection: %w: it existed a moment ago", workspaceID, app, ErrConflict)
+		case err != nil:
 			return Connection{}, pgWrap(ctx, "add connection", err)
+		case ConnectionStatus(r.Status) == StatusAdded:
+			return r.conn(), nil
 		}
-		return Connection{}, fmt.Errorf("cache: workspace %q app %q connection: %w: it exists in status %s", workspaceID, app, ErrConflict, status)
+		return Connection{}, fmt.Errorf("cache: workspace %q app %q connection: %w: it exists in status %s", workspaceID, app, ErrConflict, r.Status)
 	}
 	if err != nil {
 		return Connection{}, pgWrap(ctx, "add connection", err)
@@ -255,7 +260,7 @@ func (p *Postgres) AddConnection(ctx context.Context, workspaceID, app string) (
 }
 
 // SetConnectionStatus moves a connection to another status. See Store.
-func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectionID string) (Connection, error) {
+func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error) {
 	if err := ctx.Err(); err != nil {
 		return Connection{}, err
 	}
@@ -263,7 +268,7 @@ func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app str
 	if err != nil {
 		return Connection{}, err
 	}
-	if err := checkConnTarget(to, connectionID); err != nil {
+	if err := checkConnTarget(to, connectedAccountID); err != nil {
 		return Connection{}, err
 	}
 	var out Connection
@@ -279,23 +284,30 @@ func (p *Postgres) SetConnectionStatus(ctx context.Context, workspaceID, app str
 			return err
 		}
 		from := ConnectionStatus(r.Status)
-		if !CanTransition(from, to) {
+		c := r.conn()
+		same := from == to
+		if same {
+			write, err := sameStatus(c, connectedAccountID)
+			if err != nil || !write {
+				out = c
+				return err
+			}
+		} else if !CanTransition(from, to) {
 			return fmt.Errorf("cache: workspace %q app %q connection: %w: %s -> %s", workspaceID, app, ErrTransition, from, to)
 		}
-		c := r.conn()
 		t := pgNow()
 		c.Status = to
-		if connectionID != "" {
-			c.ConnectionID = connectionID
+		if connectedAccountID != "" {
+			c.ConnectedAccountID = connectedAccountID
 		}
-		if to == StatusActive {
+		if to == StatusActive && !same {
 			c.ConnectedAt = t
 		}
 		c.UpdatedAt = t
 		connected := sql.NullTime{Time: c.ConnectedAt, Valid: !c.ConnectedAt.IsZero()}
 		if _, err := tx.ExecContext(ctx, `UPDATE connections SET status = $3, connection_id = $4,
 			connected_at = $5, updated_at = $6 WHERE workspace_id = $1 AND app = $2`,
-			workspaceID, app, string(c.Status), c.ConnectionID, connected, c.UpdatedAt); err != nil {
+			workspaceID, app, string(c.Status), c.ConnectedAccountID, connected, c.UpdatedAt); err != nil {
 			return err
 		}
 		out = c

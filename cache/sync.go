@@ -220,6 +220,20 @@ type SyncReport struct {
 	Duration time.Duration
 }
 
+// SyncStore is what Sync reads and writes: the stored catalogue, the all-or-nothing
+// write, the stats and the sync jobs. *Memory, *Postgres and every Store satisfy it; a
+// store that also implements SyncLocker is synced under its lock.
+type SyncStore interface {
+	AppLister
+	ActionLister
+	Applier
+	Stats(ctx context.Context) (map[string]json.RawMessage, error)
+	PutStats(ctx context.Context, stats map[string]json.RawMessage) error
+	StartSyncJob(ctx context.Context, jobType string) (SyncJob, error)
+	FinishSyncJob(ctx context.Context, job SyncJob) error
+	SyncJobs(ctx context.Context, limit int) ([]SyncJob, error)
+}
+
 // Sync brings st in step with src, and records the run as a sync job.
 //
 // Everything is fetched first and written with one Store.Apply, so readers see the old
@@ -239,7 +253,7 @@ type SyncReport struct {
 //
 // Sync returns the report together with any error; the report's Job says how the
 // recorded job ended.
-func Sync(ctx context.Context, st Store, src Source, opts SyncOptions) (SyncReport, error) {
+func Sync(ctx context.Context, st SyncStore, src Source, opts SyncOptions) (SyncReport, error) {
 	start := time.Now()
 	opts = opts.withDefaults()
 	if st == nil || src == nil {
@@ -355,7 +369,7 @@ func jobError(err error) string {
 
 // syncRun is the state of one Sync call. It is used by one goroutine.
 type syncRun struct {
-	st   Store
+	st   SyncStore
 	src  Source
 	opts SyncOptions
 	log  *slog.Logger

@@ -108,7 +108,7 @@ func ExampleRefreshConnections() {
 	}
 	fmt.Printf("%d checked, %d active, %d still pending\n", rep.Checked, rep.Activated, rep.Pending)
 	c, _ := st.Connection(ctx, "ws-1", "gmail")
-	fmt.Println(c.App, c.Status, c.ConnectionID)
+	fmt.Println(c.App, c.Status, c.ConnectedAccountID)
 	// Output:
 	// 2 checked, 1 active, 1 still pending
 	// gmail active ca_gmail

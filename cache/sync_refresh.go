@@ -52,10 +52,17 @@ type RefreshReport struct {
 	Pending   int // left pending: authorisation not finished, or no account found
 }
 
+// RefreshStore is what RefreshConnections reads and writes: the pending connections and
+// their moves. *Memory, *Postgres and every Store satisfy it.
+type RefreshStore interface {
+	Connections(ctx context.Context, workspaceID string, statuses ...ConnectionStatus) ([]Connection, error)
+	SetConnectionStatus(ctx context.Context, workspaceID, app string, to ConnectionStatus, connectedAccountID string) (Connection, error)
+}
+
 // RefreshConnections checks every pending workspace connection against the source's
 // connected accounts and moves it on: to active when its account is ACTIVE, to failed when
 // its account FAILED, EXPIRED, was made INACTIVE or REVOKED. A connection that names its
-// account (Connection.ConnectionID) is matched by that id; one that does not takes the
+// account (Connection.ConnectedAccountID) is matched by that id; one that does not takes the
 // newest active account of its app, else the newest failed one. Connections whose
 // authorisation is still under way, or for which the source has no account, stay pending.
 //
@@ -63,7 +70,7 @@ type RefreshReport struct {
 // connections; RefreshConnections carries on with the others and returns every error
 // joined, with the report of what it did. A connection moved meanwhile by someone else is
 // left alone.
-func RefreshConnections(ctx context.Context, st Store, src AccountSource, opts RefreshOptions) (RefreshReport, error) {
+func RefreshConnections(ctx context.Context, st RefreshStore, src AccountSource, opts RefreshOptions) (RefreshReport, error) {
 	var rep RefreshReport
 	if st == nil || src == nil {
 		return rep, fmt.Errorf("%w: refresh needs a store and an account source", ErrInvalid)
@@ -114,11 +121,11 @@ func RefreshConnections(ctx context.Context, st Store, src AccountSource, opts R
 			switch {
 			case err == nil && to == StatusActive:
 				rep.Activated++
-				log.Info("cache: refresh: connection active", "workspace_id", ws, "app", c.App, "connection_id", acct.ID)
+				log.Info("cache: refresh: connection active", "workspace_id", ws, "app", c.App, "connected_account_id", acct.ID)
 			case err == nil:
 				rep.Failed++
-				log.Info("cache: refresh: connection failed", "workspace_id", ws, "app", c.App, "connection_id", acct.ID, "status", acct.Status)
-			case errors.Is(err, ErrTransition) || errors.Is(err, ErrNotFound):
+				log.Info("cache: refresh: connection failed", "workspace_id", ws, "app", c.App, "connected_account_id", acct.ID, "status", acct.Status)
+			case errors.Is(err, ErrTransition) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict):
 				log.Info("cache: refresh: connection changed meanwhile; left alone", "workspace_id", ws, "app", c.App, "err", err)
 			default:
 				if ctx.Err() != nil {
@@ -144,9 +151,9 @@ func accountState(status string) ConnectionStatus {
 
 // nextStatus picks the account that decides c's status, and the status it gives.
 func nextStatus(c Connection, accounts []SourceAccount) (ConnectionStatus, SourceAccount) {
-	if c.ConnectionID != "" {
+	if c.ConnectedAccountID != "" {
 		for _, a := range accounts {
-			if a.ID == c.ConnectionID {
+			if a.ID == c.ConnectedAccountID {
 				return accountState(a.Status), a
 			}
 		}

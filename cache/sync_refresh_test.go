@@ -129,7 +129,7 @@ func TestRefreshConnections(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Connection(%v): %v", k, err)
 			}
-			got := state{c.Status, c.ConnectionID}
+			got := state{c.Status, c.ConnectedAccountID}
 			if w.ID == "" {
 				got.ID = "" // a pending connection may keep what it had
 			}

@@ -642,11 +642,11 @@ func normAssignment(a Assignment) (Assignment, error) {
 }
 
 // checkConnTarget refuses an unknown connection status or an over-long connection ID.
-func checkConnTarget(to ConnectionStatus, connectionID string) error {
+func checkConnTarget(to ConnectionStatus, connectedAccountID string) error {
 	if !knownStatus(to) {
 		return fmt.Errorf("%w: unknown connection status %q", ErrInvalid, to)
 	}
-	if err := checkText("connection id", connectionID, MaxNameLen); err != nil {
+	if err := checkText("connected account id", connectedAccountID, MaxNameLen); err != nil {
 		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	return nil

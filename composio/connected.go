@@ -130,11 +130,12 @@ func (c *Client) SetConnectedAccountEnabled(ctx context.Context, id string, enab
 	return c.do(ctx, request{method: "PATCH", path: p + "/status", body: map[string]bool{"enabled": enabled}}, nil)
 }
 
-// Connection is the outcome of starting a connection: the account id, its status and,
-// for OAuth or a Connect Link, the URL to send the user to. The host records the
-// connection in its own store as a cache.Connection.
-type Connection struct {
-	// ID is the connected account id ("ca_…"), cache.Connection.ConnectionID once recorded.
+// ConnectionRequest is Composio's answer to starting (or refreshing) a connection: the
+// connected account id, its status and, for OAuth or a Connect Link, the URL to send the
+// user to. It is not the connection itself (that is a ConnectedAccount); the host records
+// the workspace's connection in its own store as a cache.Connection.
+type ConnectionRequest struct {
+	// ID is the connected account id ("ca_…"), cache.Connection.ConnectedAccountID once recorded.
 	ID          string
 	Status      string
 	RedirectURL string
@@ -142,6 +143,11 @@ type Connection struct {
 	LinkToken string
 	ExpiresAt string
 }
+
+// Connection is the former name of ConnectionRequest.
+//
+// Deprecated: use ConnectionRequest, which says what it is.
+type Connection = ConnectionRequest
 
 // InitiateRequest starts a connection for a user on an auth config.
 type InitiateRequest struct {
@@ -158,9 +164,9 @@ type InitiateRequest struct {
 // InitiateConnection creates a connected account (POST /connected_accounts). For OAuth it
 // returns status INITIATED and the redirect URL; credentials given in State can make the
 // account ACTIVE at once. Use WaitForConnection to wait until the user has authorised.
-func (c *Client) InitiateConnection(ctx context.Context, req InitiateRequest) (Connection, error) {
+func (c *Client) InitiateConnection(ctx context.Context, req InitiateRequest) (ConnectionRequest, error) {
 	if strings.TrimSpace(req.AuthConfigID) == "" || strings.TrimSpace(req.UserID) == "" {
-		return Connection{}, fmt.Errorf("%w: initiate connection needs an auth config id and a user id", ErrInvalidArgument)
+		return ConnectionRequest{}, fmt.Errorf("%w: initiate connection needs an auth config id and a user id", ErrInvalidArgument)
 	}
 	conn := map[string]any{"user_id": req.UserID}
 	if req.CallbackURL != "" {
@@ -169,7 +175,7 @@ func (c *Client) InitiateConnection(ctx context.Context, req InitiateRequest) (C
 	if len(req.State) > 0 {
 		st, err := rawObject(req.State)
 		if err != nil {
-			return Connection{}, fmt.Errorf("%w: initiate connection: state must be a JSON object", ErrInvalidArgument)
+			return ConnectionRequest{}, fmt.Errorf("%w: initiate connection: state must be a JSON object", ErrInvalidArgument)
 		}
 		conn["state"] = st
 	}
@@ -190,12 +196,12 @@ func (c *Client) InitiateConnection(ctx context.Context, req InitiateRequest) (C
 		} `json:"connectionData"`
 	}
 	if err := c.do(ctx, request{method: "POST", path: "/connected_accounts", body: body}, &wire); err != nil {
-		return Connection{}, err
+		return ConnectionRequest{}, err
 	}
 	if wire.ID == "" {
-		return Connection{}, fmt.Errorf("%w: initiate connection: response has no id", ErrInvalidResponse)
+		return ConnectionRequest{}, fmt.Errorf("%w: initiate connection: response has no id", ErrInvalidResponse)
 	}
-	out := Connection{ID: wire.ID, Status: cmp.Or(wire.ConnectionData.Val.Status, wire.Status),
+	out := ConnectionRequest{ID: wire.ID, Status: cmp.Or(wire.ConnectionData.Val.Status, wire.Status),
 		RedirectURL: cmp.Or(wire.ConnectionData.Val.RedirectURL, wire.RedirectURL, wire.RedirectURI)}
 	return out, nil
 }
@@ -210,9 +216,9 @@ type LinkRequest struct {
 
 // Link creates a hosted "Connect Link" (POST /connected_accounts/link). The result's
 // status is INITIATED and RedirectURL is the link to give the user.
-func (c *Client) Link(ctx context.Context, req LinkRequest) (Connection, error) {
+func (c *Client) Link(ctx context.Context, req LinkRequest) (ConnectionRequest, error) {
 	if strings.TrimSpace(req.AuthConfigID) == "" || strings.TrimSpace(req.UserID) == "" {
-		return Connection{}, fmt.Errorf("%w: link needs an auth config id and a user id", ErrInvalidArgument)
+		return ConnectionRequest{}, fmt.Errorf("%w: link needs an auth config id and a user id", ErrInvalidArgument)
 	}
 	body := map[string]string{"auth_config_id": req.AuthConfigID, "user_id": req.UserID}
 	if req.CallbackURL != "" {
@@ -228,18 +234,18 @@ func (c *Client) Link(ctx context.Context, req LinkRequest) (Connection, error) 
 		ConnectedAccountID string `json:"connected_account_id"`
 	}
 	if err := c.do(ctx, request{method: "POST", path: "/connected_accounts/link", body: body}, &wire); err != nil {
-		return Connection{}, err
+		return ConnectionRequest{}, err
 	}
-	return Connection{ID: wire.ConnectedAccountID, Status: StatusInitiated, RedirectURL: wire.RedirectURL,
+	return ConnectionRequest{ID: wire.ConnectedAccountID, Status: StatusInitiated, RedirectURL: wire.RedirectURL,
 		LinkToken: wire.LinkToken, ExpiresAt: wire.ExpiresAt}, nil
 }
 
 // RefreshConnection re-runs the authorisation of a connected account
 // (POST /connected_accounts/{id}/refresh); redirectURL is optional.
-func (c *Client) RefreshConnection(ctx context.Context, id, redirectURL string) (Connection, error) {
+func (c *Client) RefreshConnection(ctx context.Context, id, redirectURL string) (ConnectionRequest, error) {
 	p, err := accountPath(id)
 	if err != nil {
-		return Connection{}, err
+		return ConnectionRequest{}, err
 	}
 	body := map[string]any{}
 	if redirectURL != "" {
@@ -251,9 +257,9 @@ func (c *Client) RefreshConnection(ctx context.Context, id, redirectURL string) 
 		RedirectURL string `json:"redirect_url"`
 	}
 	if err := c.do(ctx, request{method: "POST", path: p + "/refresh", body: body}, &wire); err != nil {
-		return Connection{}, err
+		return ConnectionRequest{}, err
 	}
-	return Connection{ID: cmp.Or(wire.ID, strings.TrimSpace(id)), Status: wire.Status, RedirectURL: wire.RedirectURL}, nil
+	return ConnectionRequest{ID: cmp.Or(wire.ID, strings.TrimSpace(id)), Status: wire.Status, RedirectURL: wire.RedirectURL}, nil
 }
 
 // WaitForConnection polls a connected account every interval (0 means 1 s) until it is

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -29,7 +30,7 @@ func TestExecuteComposioActions(t *testing.T) {
 		c.Catalog = st
 		c.Remote = remote
 		c.Access = access
-		c.Scope = executor.Scope{AgentID: 1, WorkspaceID: "ws1"}
+		c.Scope = executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}
 	})
 	defer ex.Close()
 	tests := []struct {
@@ -115,7 +116,7 @@ func TestExecuteLongSlugByFunctionName(t *testing.T) {
 		t.Fatal(err)
 	}
 	remote := &fakeRemote{}
-	ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{Apps: []string{"gmail"}}})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{Identity: hint.Identity{Apps: []string{"gmail"}}}})
 	defer ex.Close()
 	got := ex.Execute(context.Background(), executor.Call{Name: schema.FunctionName(long)})
 	if !got.OK || got.Tool != long {
@@ -125,7 +126,7 @@ func TestExecuteLongSlugByFunctionName(t *testing.T) {
 
 func TestExecuteScopeAppsWithoutAccess(t *testing.T) {
 	st := catalogStore(t)
-	ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: []string{"GitHub"}}})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Identity: hint.Identity{Apps: []string{"GitHub"}}}})
 	defer ex.Close()
 	tests := []struct {
 		name string

@@ -146,10 +146,10 @@ func (e *Executor) connectedAccount(ctx context.Context, m map[string]json.RawMe
 		return "", "there is no workspace to find the connection to " + shorten(toolkit, 64) + " in"
 	}
 	c, err := e.cfg.Catalog.Connection(ctx, s.WorkspaceID, toolkit)
-	if err != nil || c.ConnectionID == "" {
+	if err != nil || c.ConnectedAccountID == "" {
 		return "", "this workspace has no connection to " + shorten(toolkit, 64) + "; the user must connect it first"
 	}
-	return c.ConnectionID, ""
+	return c.ConnectedAccountID, ""
 }
 
 // maxUnknownNotices bounds the notices about undeclared parameters in one result.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -123,7 +124,7 @@ func BenchmarkExecuteActionOverhead(b *testing.B) {
 			return json.RawMessage(`{"ok":true}`), nil
 		}),
 		Access: registry.NewAccess(registry.AccessConfig{Store: st}),
-		Scope:  executor.Scope{AgentID: 1, WorkspaceID: "ws1"},
+		Scope:  executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}},
 	})
 	defer ex.Close()
 	call := executor.Call{ID: "c", Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"recipient_email":"a@b.c","body":"hi"}`)}

@@ -66,9 +66,9 @@ type callState struct {
 	tool     string
 	timer    *time.Timer
 
-	// connectionID is the workspace connection the permission check read; set before the
+	// connectedAccountID is the workspace connection the permission check read; set before the
 	// tool runs, "" when the check read none.
-	connectionID string
+	connectedAccountID string
 }
 
 // Value returns the call itself for scopeKey, and the caller's values otherwise.

@@ -12,6 +12,7 @@ import (
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -35,7 +36,7 @@ func composioExecutor(t *testing.T, mod func(*executor.Config)) (*executor.Execu
 		t.Fatal(err)
 	}
 	c := executor.Config{Catalog: catalogStore(t), Remote: client, RetryBackoff: time.Millisecond,
-		Scope: executor.Scope{WorkspaceID: "ws1", Apps: []string{"gmail"}}}
+		Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "ws1", Apps: []string{"gmail"}}}}
 	if mod != nil {
 		mod(&c)
 	}
@@ -132,7 +133,7 @@ func TestPublicTextOfOtherRemotes(t *testing.T) {
 	remote := executor.RemoteFunc(func(context.Context, executor.RemoteRequest) (json.RawMessage, error) {
 		return nil, errors.New(`gateway: POST /v1/run/GMAIL_SEND_EMAIL: Post "https://gw.example.com/v1/run": upstream refused [request_id r-123]`)
 	})
-	ex := mustNew(t, executor.Config{Catalog: catalogStore(t), Remote: remote, Scope: executor.Scope{Apps: []string{"gmail"}}})
+	ex := mustNew(t, executor.Config{Catalog: catalogStore(t), Remote: remote, Scope: executor.Scope{Identity: hint.Identity{Apps: []string{"gmail"}}}})
 	defer ex.Close()
 	r := ex.Execute(context.Background(), sendCall)
 	if r.Error != "GMAIL_SEND_EMAIL failed: gateway: upstream refused" {

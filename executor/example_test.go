@@ -10,6 +10,7 @@ import (
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -59,11 +60,11 @@ func ExampleExecutor_Execute() {
 func ExampleNew() {
 	// An executor for an agent checks the agent's permissions before anything else about a
 	// call, so it needs an Access.
-	_, err := executor.New(executor.Config{Registry: weatherRegistry(), Scope: executor.Scope{AgentID: 7}})
+	_, err := executor.New(executor.Config{Registry: weatherRegistry(), Scope: executor.Scope{Identity: hint.Identity{AgentID: 7}}})
 	fmt.Println(errors.Is(err, executor.ErrInvalidConfig))
 
 	// A host that checked permissions when it chose the tools says so explicitly.
-	ex, err := executor.New(executor.Config{Registry: weatherRegistry(), Scope: executor.Scope{AgentID: 7}, Access: registry.AllowAll()})
+	ex, err := executor.New(executor.Config{Registry: weatherRegistry(), Scope: executor.Scope{Identity: hint.Identity{AgentID: 7}}, Access: registry.AllowAll()})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -141,7 +142,7 @@ func ExampleExecutor_RunStep() {
 		return json.RawMessage(`{"sent":true}`), nil
 	})
 	resolver, _ := registry.NewResolver(registry.ResolverConfig{Store: st})
-	ex, err := executor.New(executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{AgentID: 1, Apps: []string{"gmail"}},
+	ex, err := executor.New(executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{Identity: hint.Identity{AgentID: 1, Apps: []string{"gmail"}}},
 		Access: registry.NewAccess(registry.AccessConfig{Store: st})})
 	if err != nil {
 		fmt.Println(err)
@@ -175,7 +176,7 @@ func ExampleNewRouter() {
 		Actions: []cache.Action{{App: "hackernews", Slug: "HACKERNEWS_GET_TOP_STORIES", DisplayName: "Get top stories",
 			Description: "Get the top stories on Hacker News.", Parameters: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}}}`)}},
 	})
-	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Apps: []string{"hackernews"}},
+	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Identity: hint.Identity{Apps: []string{"hackernews"}}},
 		Remote: executor.RemoteFunc(func(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
 			return json.RawMessage(`{"stories":["Go 1.26 released"]}`), nil
 		})})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/internal/text"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
@@ -57,30 +58,22 @@ type Catalog interface {
 // executor for another agent or workspace that shares everything else. It is a plain value,
 // safe to copy and to read from several goroutines.
 type Scope struct {
-	AgentID     int64
-	WorkspaceID string
-	// Apps, when set, replaces the agent's app assignments for access checks; with
-	// registry.AllowAll, or without an access checker, actions of other apps are refused.
-	Apps []string
-	// UserID is the Composio user (entity) id. Optional. Defaults to WorkspaceID.
-	UserID string
+	// Identity is who the calls are for: AgentID and WorkspaceID select the assignments,
+	// connections and permissions the access checks read; Apps, when set, replaces the
+	// agent's app assignments for access checks (with registry.AllowAll, or without an
+	// access checker, actions of other apps are refused); UserID is the Composio user
+	// (entity) the actions run as, WorkspaceID when it is empty.
+	hint.Identity
 	// Capabilities, when set, are the capabilities the current intent allows: a Composio
 	// action whose catalogue capabilities share none of them is refused at execution
 	// (defence in depth behind the selection-time filter). Optional.
 	Capabilities []string
 }
 
-func (s Scope) subject() registry.Subject {
-	return registry.Subject{AgentID: s.AgentID, WorkspaceID: s.WorkspaceID, Apps: s.Apps}
-}
+func (s Scope) subject() registry.Subject { return s.Identity }
 
-// userID is the Composio user the calls run for.
-func (s Scope) userID() string {
-	if s.UserID != "" {
-		return s.UserID
-	}
-	return s.WorkspaceID
-}
+// userID is the Composio user the calls run as.
+func (s Scope) userID() string { return s.ComposioUserID() }
 
 // scopeKey carries the call's scope in the context tools, hooks and observers get.
 type scopeKey struct{}

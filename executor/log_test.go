@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -20,7 +21,7 @@ func TestLogAttributes(t *testing.T) {
 	f := newFixture(t)
 	ex := newExec(f, func(c *executor.Config) {
 		c.Logger = log
-		c.Scope = executor.Scope{AgentID: 5, WorkspaceID: "ws"}
+		c.Scope = executor.Scope{Identity: hint.Identity{AgentID: 5, WorkspaceID: "ws"}}
 		c.Access = registry.AllowAll()
 	})
 	defer ex.Close()

@@ -17,6 +17,7 @@ import (
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -30,11 +31,11 @@ func (d denyPlatform) PlatformToolAllowed(_ context.Context, _ int64, tool strin
 
 func TestNewRequiresAccessForAgent(t *testing.T) {
 	f := newFixture(t)
-	_, err := executor.New(executor.Config{Registry: f.reg, Scope: executor.Scope{AgentID: 3}})
+	_, err := executor.New(executor.Config{Registry: f.reg, Scope: executor.Scope{Identity: hint.Identity{AgentID: 3}}})
 	if !errors.Is(err, executor.ErrInvalidConfig) {
 		t.Fatalf("New with an agent and no Access: %v, want ErrInvalidConfig", err)
 	}
-	ex, err := executor.New(executor.Config{Registry: f.reg, Scope: executor.Scope{AgentID: 3}, Access: registry.AllowAll()})
+	ex, err := executor.New(executor.Config{Registry: f.reg, Scope: executor.Scope{Identity: hint.Identity{AgentID: 3}}, Access: registry.AllowAll()})
 	if err != nil {
 		t.Fatalf("New with AllowAll: %v", err)
 	}
@@ -45,7 +46,7 @@ func TestNewRequiresAccessForAgent(t *testing.T) {
 	// A child for an agent, of an executor without an Access, refuses every call.
 	anon := mustNew(t, executor.Config{Registry: f.reg})
 	defer anon.Close()
-	child := anon.WithScope(executor.Scope{AgentID: 3})
+	child := anon.WithScope(executor.Scope{Identity: hint.Identity{AgentID: 3}})
 	r := child.Execute(context.Background(), executor.Call{Name: "echo", Arguments: json.RawMessage(`{"text":"a"}`)})
 	if r.ErrorKind != executor.KindForbidden || !strings.Contains(r.Error, "no access checker") {
 		t.Errorf("child for an agent without Access: %q %q, want forbidden", r.ErrorKind, r.Error)
@@ -69,7 +70,7 @@ func TestPipelineOrder(t *testing.T) {
 	access := registry.NewAccess(registry.AccessConfig{Registry: f.reg, Platform: denyPlatform{"echo": true}})
 	ex := newExec(f, func(c *executor.Config) {
 		c.Access = access
-		c.Scope = executor.Scope{AgentID: 9}
+		c.Scope = executor.Scope{Identity: hint.Identity{AgentID: 9}}
 		c.Confirm = func(_ context.Context, tool executor.Tool, args json.RawMessage) (bool, error) {
 			note("confirm " + tool.Name + " " + string(args))
 			return !bytes.Contains(args, []byte(`"no"`)), nil
@@ -147,7 +148,7 @@ func identityStore(t testing.TB) *cache.Memory {
 func TestIdentityIsTheHosts(t *testing.T) {
 	st := identityStore(t)
 	remote := &fakeRemote{}
-	ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{WorkspaceID: "ws1", UserID: "user-7"}})
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "ws1", UserID: "user-7"}}})
 	defer ex.Close()
 	identity := `"user_id":"victim","entity_id":"victim","connected_account_id":"ca_victim","workspace_id":"ws_victim","agent_id":99`
 	tests := []struct {
@@ -341,7 +342,7 @@ func TestCallbacksSeeTheCall(t *testing.T) {
 			note(ctx, "run", "")
 			return json.RawMessage(`{}`), nil
 		}})
-	ex := mustNew(t, executor.Config{Registry: reg, Scope: executor.Scope{AgentID: 4, WorkspaceID: "ws9"}, Access: registry.AllowAll(),
+	ex := mustNew(t, executor.Config{Registry: reg, Scope: executor.Scope{Identity: hint.Identity{AgentID: 4, WorkspaceID: "ws9"}}, Access: registry.AllowAll(),
 		Confirm: func(ctx context.Context, tool executor.Tool, _ json.RawMessage) (bool, error) {
 			note(ctx, "confirm", tool.CallID)
 			return true, nil
@@ -365,7 +366,7 @@ func TestCallbacksSeeTheCall(t *testing.T) {
 	if _, ok := executor.ScopeFrom(context.Background()); ok {
 		t.Error("ScopeFrom found a scope in a plain context")
 	}
-	child := ex.WithScope(executor.Scope{AgentID: 5, WorkspaceID: "ws10"})
+	child := ex.WithScope(executor.Scope{Identity: hint.Identity{AgentID: 5, WorkspaceID: "ws10"}})
 	defer child.Close()
 	seen = nil
 	child.Execute(context.Background(), executor.Call{ID: "c1", Name: "wipe"})
@@ -387,7 +388,7 @@ func TestWithScopeLifecycle(t *testing.T) {
 	f := newFixture(t)
 	parent := newExec(f, nil)
 	defer parent.Close()
-	child := parent.WithScope(executor.Scope{WorkspaceID: "other"})
+	child := parent.WithScope(executor.Scope{Identity: hint.Identity{WorkspaceID: "other"}})
 	ctx := context.Background()
 	echo := executor.Call{Name: "echo", Arguments: json.RawMessage(`{"text":"a"}`)}
 
@@ -415,7 +416,7 @@ func TestWithScopeLifecycle(t *testing.T) {
 	}
 
 	// Closing the parent leaves a child made before it working.
-	second := parent.WithScope(executor.Scope{WorkspaceID: "third"})
+	second := parent.WithScope(executor.Scope{Identity: hint.Identity{WorkspaceID: "third"}})
 	defer second.Close()
 	parent.Close()
 	if r := second.Execute(ctx, echo); !r.OK {
@@ -431,7 +432,7 @@ func TestSuggestionsOnlyNameAllowedTools(t *testing.T) {
 		reg.MustRegister(registry.ToolSpec{Name: n, Description: "Export.", Run: func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, nil }})
 	}
 	access := registry.NewAccess(registry.AccessConfig{Registry: reg, Platform: denyPlatform{"export_reports_admin": true}})
-	ex := mustNew(t, executor.Config{Registry: reg, Access: access, Scope: executor.Scope{AgentID: 2}})
+	ex := mustNew(t, executor.Config{Registry: reg, Access: access, Scope: executor.Scope{Identity: hint.Identity{AgentID: 2}}})
 	defer ex.Close()
 	r := ex.Execute(context.Background(), executor.Call{Name: "export_reports_admn"})
 	if r.ErrorKind != executor.KindUnknownTool {

@@ -15,6 +15,7 @@ import (
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 )
 
 // *composio.Client runs Composio actions for the executor as it is, with no adapter.
@@ -70,7 +71,7 @@ func TestRemoteErrorsAndRetries(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			remote := &scriptedRemote{err: tt.err, failures: tt.failures}
 			ex := mustNew(t, executor.Config{Catalog: st, Remote: remote, RetryBackoff: time.Millisecond,
-				Scope: executor.Scope{WorkspaceID: "ws1", Apps: []string{"gmail"}}})
+				Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "ws1", Apps: []string{"gmail"}}}})
 			defer ex.Close()
 			got := ex.Execute(context.Background(), tt.call)
 			if got.OK != tt.wantOK || got.Attempts != tt.wantAttempts {
@@ -136,7 +137,7 @@ func TestComposioClientAsRemote(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := mustNew(t, executor.Config{Catalog: st, Remote: client, RetryBackoff: time.Millisecond,
-		Scope: executor.Scope{WorkspaceID: "ws1", Apps: []string{"gmail"}}})
+		Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "ws1", Apps: []string{"gmail"}}}})
 	defer ex.Close()
 
 	tests := []struct {

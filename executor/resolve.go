@@ -200,7 +200,7 @@ func (e *Executor) authorize(ctx context.Context, st *callState, p *prepared) (R
 	if !d.Allowed {
 		return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is not allowed: %s", p.tool.Name, d.Reason)}, false
 	}
-	st.connectionID = d.ConnectionID
+	st.connectedAccountID = d.ConnectedAccountID
 	if caps := e.cfg.Scope.Capabilities; len(caps) > 0 && p.tool.Kind == registry.KindAction && len(p.tool.Capabilities) > 0 {
 		if !slices.ContainsFunc(p.tool.Capabilities, func(c string) bool { return slices.Contains(caps, c) }) {
 			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s does not fit the current request (it can %s; the request needs %s)",

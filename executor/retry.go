@@ -148,10 +148,10 @@ func (e *Executor) invoke(ctx context.Context, st *callState, p *prepared, args 
 		return p.spec.Run(ctx, args)
 	}
 	userID := st.scope.userID()
-	accountID := st.connectionID
+	accountID := st.connectedAccountID
 	if accountID == "" && st.scope.WorkspaceID != "" && e.cfg.Catalog != nil {
 		if c, err := e.cfg.Catalog.Connection(ctx, st.scope.WorkspaceID, p.action.App); err == nil {
-			accountID = c.ConnectionID
+			accountID = c.ConnectedAccountID
 		}
 	}
 	if once, ok := e.cfg.Remote.(onceRemote); ok && retrying {

@@ -156,7 +156,7 @@ func (r *Router) search(ctx context.Context, args json.RawMessage) (json.RawMess
 		limit = in.Limit
 	}
 	sc := r.inner.cfg.Scope
-	h, err := buildHint(ctx, r.cfg.HintBuilder, r.cfg.Hints, hint.Request{AgentID: sc.AgentID, WorkspaceID: sc.WorkspaceID, Prompt: in.UseCase, Apps: sc.Apps})
+	h, err := buildHint(ctx, r.cfg.HintBuilder, r.cfg.Hints, sc.Request(in.UseCase))
 	if err != nil {
 		return nil, err
 	}

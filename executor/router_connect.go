@@ -43,7 +43,7 @@ type ConnectionStore interface {
 	App(ctx context.Context, slug string) (cache.App, error)
 	Connection(ctx context.Context, workspaceID, app string) (cache.Connection, error)
 	AddConnection(ctx context.Context, workspaceID, app string) (cache.Connection, error)
-	SetConnectionStatus(ctx context.Context, workspaceID, app string, to cache.ConnectionStatus, connectionID string) (cache.Connection, error)
+	SetConnectionStatus(ctx context.Context, workspaceID, app string, to cache.ConnectionStatus, connectedAccountID string) (cache.Connection, error)
 }
 
 // ConnectConfig configures the router's connection meta-tools, manage_connections and
@@ -257,10 +257,10 @@ func (r *Router) manageConnections(ctx context.Context, args json.RawMessage) (j
 // recheck asks Composio about a pending connection's account and records what it says:
 // the connection comes back active, failed, or still pending.
 func (r *Router) recheck(ctx context.Context, app string, conn cache.Connection, restart bool) (cache.Connection, error) {
-	if conn.ConnectionID == "" {
+	if conn.ConnectedAccountID == "" {
 		return conn, nil
 	}
-	st, err := r.cfg.Connect.Connector.AccountStatus(ctx, conn.ConnectionID)
+	st, err := r.cfg.Connect.Connector.AccountStatus(ctx, conn.ConnectedAccountID)
 	if err != nil {
 		if restart {
 			return conn, nil // a new link replaces it anyway
@@ -296,7 +296,7 @@ func (r *Router) settle(ctx context.Context, app string, conn cache.Connection, 
 		return connStatus{App: app, Status: string(cache.StatusPending)}, false, nil
 	}
 	ws := r.inner.cfg.Scope.WorkspaceID
-	c, err := r.cfg.Connect.Store.SetConnectionStatus(ctx, ws, app, to, conn.ConnectionID)
+	c, err := r.cfg.Connect.Store.SetConnectionStatus(ctx, ws, app, to, conn.ConnectedAccountID)
 	if errors.Is(err, cache.ErrTransition) {
 		// Another call settled it first: report what it recorded.
 		if c, err = r.cfg.Connect.Store.Connection(ctx, ws, app); err != nil {
@@ -347,7 +347,7 @@ func (r *Router) waitForConnection(ctx context.Context, args json.RawMessage) (j
 		return json.Marshal(connStatus{App: app, Status: string(cache.StatusActive)})
 	case conn.Status == cache.StatusFailed:
 		return json.Marshal(connStatus{App: app, Status: string(cache.StatusFailed), Note: "call manage_connections to start again"})
-	case conn.Status != cache.StatusPending || conn.ConnectionID == "":
+	case conn.Status != cache.StatusPending || conn.ConnectedAccountID == "":
 		return nil, fmt.Errorf("no connection to %s is waiting for the user; call manage_connections first", app)
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
@@ -365,7 +365,7 @@ func (r *Router) waitForConnection(ctx context.Context, args json.RawMessage) (j
 				Note: "the user has not finished authorising " + app + "; ask them to, then wait again"})
 		case <-timer.C:
 		}
-		st, err := cc.Connector.AccountStatus(wctx, conn.ConnectionID)
+		st, err := cc.Connector.AccountStatus(wctx, conn.ConnectedAccountID)
 		if err != nil {
 			if wctx.Err() != nil {
 				continue // the deadline passed during the check: report as timed out

@@ -10,6 +10,7 @@ import (
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -26,7 +27,7 @@ func ExampleRouter_Plan() {
 	})
 	_, _ = st.AddConnection(ctx, "acme", "gmail")
 	_, _ = st.SetConnectionStatus(ctx, "acme", "gmail", cache.StatusActive, "ca_1")
-	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}})
+	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -56,7 +57,7 @@ func ExampleConnectConfig() {
 
 	st := cache.NewMemory()
 	_, _ = st.Apply(ctx, cache.Batch{Apps: []cache.App{{Slug: "slack"}}})
-	inner, err := executor.New(executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{WorkspaceID: "acme", Apps: []string{"slack"}}})
+	inner, err := executor.New(executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "acme", Apps: []string{"slack"}}}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -85,7 +86,7 @@ func ExampleConnectConfig() {
 
 	// The user opens the link and authorises slack.
 	conn, _ := st.Connection(ctx, "acme", "slack")
-	api.SetAccountStatus(conn.ConnectionID, composio.StatusActive)
+	api.SetAccountStatus(conn.ConnectedAccountID, composio.StatusActive)
 
 	r = outer.Execute(ctx, executor.Call{Name: executor.ToolWaitForConnection, Arguments: json.RawMessage(`{"app":"slack","timeout_seconds":5}`)})
 	fmt.Println(string(r.Data))

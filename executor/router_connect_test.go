@@ -16,6 +16,7 @@ import (
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -134,10 +135,10 @@ func (fx *connectFixture) flipWhenPolled(t *testing.T, app, status string) <-cha
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
 			c, err := fx.st.Connection(context.Background(), "ws1", app)
-			if err == nil && c.Status == cache.StatusPending && c.ConnectionID != "" &&
-				len(fx.api.RequestsTo("GET", "/connected_accounts/"+c.ConnectionID)) > 0 {
-				fx.api.SetAccountStatus(c.ConnectionID, status)
-				done <- c.ConnectionID
+			if err == nil && c.Status == cache.StatusPending && c.ConnectedAccountID != "" &&
+				len(fx.api.RequestsTo("GET", "/connected_accounts/"+c.ConnectedAccountID)) > 0 {
+				fx.api.SetAccountStatus(c.ConnectedAccountID, status)
+				done <- c.ConnectedAccountID
 				return
 			}
 			time.Sleep(time.Millisecond)
@@ -177,7 +178,7 @@ type connResult struct {
 // searches, connects slack (the user authorises it while wait_for_connection polls), plans
 // a two-app prompt, and runs the plan's steps in order with batch_execute_tools.
 func TestRouterConnectPlanRun(t *testing.T) {
-	fx := newConnectFixture(t, executor.Scope{AgentID: 1, WorkspaceID: "ws1"}, true)
+	fx := newConnectFixture(t, executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}, true)
 	ctx := context.Background()
 	const prompt = "Fetch my latest emails from gmail, then post a summary of them to #general on slack"
 
@@ -257,7 +258,7 @@ func TestRouterConnectPlanRun(t *testing.T) {
 		t.Errorf("wait_for_connection (-want +got):\n%s", diff)
 	}
 	conn, err := fx.st.Connection(ctx, "ws1", "slack")
-	if err != nil || conn.Status != cache.StatusActive || conn.ConnectionID != slackAccount {
+	if err != nil || conn.Status != cache.StatusActive || conn.ConnectedAccountID != slackAccount {
 		t.Errorf("stored slack connection: %+v, %v; want active with %s", conn, err, slackAccount)
 	}
 
@@ -324,7 +325,7 @@ func TestRouterConnectionEnds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fx := newConnectFixture(t, executor.Scope{AgentID: 1, WorkspaceID: "ws1"}, true)
+			fx := newConnectFixture(t, executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}, true)
 			first := decode[connResult](t, fx.call(t, executor.ToolManageConnections, `{"app":"slack"}`))
 			if first.Status != "pending" || first.RedirectURL == "" {
 				t.Fatalf("manage_connections: %+v", first)
@@ -368,7 +369,7 @@ func TestRouterConnectionEnds(t *testing.T) {
 }
 
 func TestRouterManageConnections(t *testing.T) {
-	fx := newConnectFixture(t, executor.Scope{AgentID: 1, WorkspaceID: "ws1"}, true)
+	fx := newConnectFixture(t, executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}, true)
 	tests := []struct {
 		name     string
 		tool     string
@@ -418,7 +419,7 @@ func TestRouterManageConnections(t *testing.T) {
 		t.Errorf("links given: %v, want two different ones", links)
 	}
 	conn, _ := fx.st.Connection(context.Background(), "ws1", "slack")
-	if conn.Status != cache.StatusPending || !strings.HasSuffix(links[len(links)-1], "/"+conn.ConnectionID) {
+	if conn.Status != cache.StatusPending || !strings.HasSuffix(links[len(links)-1], "/"+conn.ConnectedAccountID) {
 		t.Errorf("stored after the restart: %+v, want pending on the second link %s", conn, links[len(links)-1])
 	}
 	// The restart re-checked the pending account before abandoning it.
@@ -428,11 +429,11 @@ func TestRouterManageConnections(t *testing.T) {
 }
 
 func TestRouterConnectScope(t *testing.T) {
-	noWorkspace := newConnectFixture(t, executor.Scope{AgentID: 1}, true)
+	noWorkspace := newConnectFixture(t, executor.Scope{Identity: hint.Identity{AgentID: 1}}, true)
 	if r := noWorkspace.call(t, executor.ToolManageConnections, `{"app":"slack"}`); r.OK || !strings.Contains(r.ForModel(), "without one") {
 		t.Errorf("without a workspace: %s", r.ForModel())
 	}
-	without := newConnectFixture(t, executor.Scope{AgentID: 1, WorkspaceID: "ws1"}, false)
+	without := newConnectFixture(t, executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}, false)
 	var names []string
 	for _, s := range without.router.Tools() {
 		names = append(names, s.Name)
@@ -450,7 +451,7 @@ func TestRouterConnectScope(t *testing.T) {
 }
 
 func TestRouterPlan(t *testing.T) {
-	fx := newConnectFixture(t, executor.Scope{AgentID: 1, WorkspaceID: "ws1"}, true)
+	fx := newConnectFixture(t, executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}, true)
 	type stepView struct {
 		Step, WaitsFor int
 		Needs          bool
@@ -508,7 +509,7 @@ func TestRouterPlan(t *testing.T) {
 }
 
 func BenchmarkRouterPlan(b *testing.B) {
-	fx := newConnectFixture(b, executor.Scope{AgentID: 1, WorkspaceID: "ws1"}, true)
+	fx := newConnectFixture(b, executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}, true)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -136,9 +136,9 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 	scope := e.cfg.Scope
 	choice := ToolChoiceAuto
 	if step.Hints != nil {
-		h, err := buildHint(ctx, step.HintBuilder, step.Hints, hint.Request{
-			AgentID: scope.AgentID, WorkspaceID: scope.WorkspaceID, Prompt: step.Prompt, RecipeMode: true, Apps: scope.Apps,
-		})
+		req := scope.Request(step.Prompt)
+		req.RecipeMode = true
+		h, err := buildHint(ctx, step.HintBuilder, step.Hints, req)
 		if err != nil {
 			return res, fmt.Errorf("executor: run step: hint: %w", err)
 		}

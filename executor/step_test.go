@@ -12,6 +12,7 @@ import (
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -29,7 +30,7 @@ func stepExecutor(t *testing.T) (*executor.Executor, *cache.Memory, *fakeRemote,
 		c.Catalog = st
 		c.Remote = remote
 		c.Access = registry.NewAccess(registry.AccessConfig{Store: st, Registry: f.reg})
-		c.Scope = executor.Scope{AgentID: 1, WorkspaceID: "ws1"}
+		c.Scope = executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}
 	})
 	t.Cleanup(func() { ex.Close() })
 	return ex, st, remote, res

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -48,7 +49,7 @@ func TestSuggestionRanking(t *testing.T) {
 	st := testdataCatalog(t)
 	allowed := []string{"gmail", "slack", "github", "googlecalendar"}
 	ex := mustNew(t, executor.Config{Registry: suggestRegistry(t), Catalog: st, Remote: &fakeRemote{},
-		Scope: executor.Scope{WorkspaceID: "ws", Apps: allowed}})
+		Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "ws", Apps: allowed}}})
 	defer ex.Close()
 	tests := []struct {
 		name, call, first string
@@ -126,7 +127,7 @@ func checkAllowed(t *testing.T, sugg, allowed []string) {
 // TestSuggestionNone checks names that resemble nothing: no suggestion, and no panic.
 func TestSuggestionNone(t *testing.T) {
 	ex := mustNew(t, executor.Config{Registry: suggestRegistry(t), Catalog: testdataCatalog(t), Remote: &fakeRemote{},
-		Scope: executor.Scope{Apps: []string{"gmail", "slack"}}})
+		Scope: executor.Scope{Identity: hint.Identity{Apps: []string{"gmail", "slack"}}}})
 	defer ex.Close()
 	for _, name := range []string{"", "_", "x", "XYZZY_FROBNICATE_QUUX", "スラック_送信", "\xff\xfe\x00", "composio-"} {
 		t.Run(fmt.Sprintf("%q", name), func(t *testing.T) {
@@ -178,7 +179,7 @@ func TestSuggestionScope(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: tt.apps}})
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Identity: hint.Identity{Apps: tt.apps}}})
 			defer ex.Close()
 			r := ex.Execute(context.Background(), executor.Call{Name: tt.call})
 			if diff := cmp.Diff(tt.want, r.Suggestions); diff != "" {
@@ -207,7 +208,7 @@ func TestSuggestionLeavesStore(t *testing.T) {
 				return out
 			}
 			before := names()
-			ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: apps}})
+			ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Identity: hint.Identity{Apps: apps}}})
 			defer ex.Close()
 			for _, call := range []string{"GITHUB_SEND_EMAIL", "SLACK_SEND_MESAGE", "send_mesage", "send_slack_message", "OUTLOOK_SEND_EMAIL"} {
 				ex.Execute(ctx, executor.Call{Name: call})
@@ -228,9 +229,9 @@ func TestSuggestionAccess(t *testing.T) {
 		scope executor.Scope
 		want  []string
 	}{
-		{"allowed app", executor.Scope{AgentID: 1, Apps: []string{"SLACK"}}, []string{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL", "SLACK_SEARCH_MESSAGES", "SLACK_SCHEDULE_MESSAGE"}},
-		{"other app", executor.Scope{AgentID: 1, Apps: []string{"github"}}, nil},
-		{"no app assigned", executor.Scope{AgentID: 1}, nil},
+		{"allowed app", executor.Scope{Identity: hint.Identity{AgentID: 1, Apps: []string{"SLACK"}}}, []string{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL", "SLACK_SEARCH_MESSAGES", "SLACK_SCHEDULE_MESSAGE"}},
+		{"other app", executor.Scope{Identity: hint.Identity{AgentID: 1, Apps: []string{"github"}}}, nil},
+		{"no app assigned", executor.Scope{Identity: hint.Identity{AgentID: 1}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -336,7 +337,7 @@ func BenchmarkSuggest(b *testing.B) {
 		{"no prefix, 8 apps", "send_mesage", []string{"gmail", "slack", "github", "googlecalendar", "notion", "jira", "linear", "hackernews"}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			ex := mustNew(b, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Apps: bc.apps}})
+			ex := mustNew(b, executor.Config{Catalog: st, Remote: &fakeRemote{}, Scope: executor.Scope{Identity: hint.Identity{Apps: bc.apps}}})
 			defer ex.Close()
 			call := executor.Call{Name: bc.call}
 			if r := ex.Execute(ctx, call); r.ErrorKind != executor.KindUnknownTool || len(r.Suggestions) == 0 {

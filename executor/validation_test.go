@@ -15,6 +15,7 @@ import (
 	"github.com/toolhint/toolhint/composio"
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -74,7 +75,7 @@ func gmailExecutor(t *testing.T, act cache.Action, mod func(*executor.Config)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{WorkspaceID: "ws1", Apps: []string{"gmail"}}}
+	cfg := executor.Config{Catalog: st, Remote: client, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "ws1", Apps: []string{"gmail"}}}}
 	if mod != nil {
 		mod(&cfg)
 	}

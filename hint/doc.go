@@ -57,6 +57,11 @@
 // confident. Each runs under its own deadline; when one fails or runs out of time the hint
 // is the lexical one and [Result.Fallbacks] says why. Without them nothing changes.
 //
+// [Identity] says who a turn is for (agent, workspace, Composio user, apps). It is the one
+// identity type of the library: a host builds one per turn, asks for a hint with
+// [Identity.Request], and passes the same value as registry.Subject and executor.Scope's
+// Identity; [Request.Identity] goes the other way.
+//
 // An optional [Observer] ([Config.Observer]) sees every Build start and end, with the
 // request, the result (strategy, matched actions), the error and the time taken, for
 // metrics or tracing; a panic in it is logged and changes nothing.

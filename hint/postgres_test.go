@@ -38,7 +38,7 @@ func pgCatalogPath(t testing.TB) string {
 
 // pgImportFile imports a JSONL file into st with imp (cache.ImportJSONL or
 // cache.ImportAppsJSONL).
-func pgImportFile(ctx context.Context, st cache.Store, path string, imp func(context.Context, cache.Store, io.Reader) (int, error)) error {
+func pgImportFile(ctx context.Context, st cache.Store, path string, imp func(context.Context, cache.ImportStore, io.Reader) (int, error)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
 )
 
 // AccessStore is what access checks read from the catalogue store. *cache.Memory and
@@ -27,16 +28,13 @@ type PlatformPermissions interface {
 	PlatformToolAllowed(ctx context.Context, agentID int64, tool string) (bool, error)
 }
 
-// Subject is who wants to call a tool. It is a plain value, safe to copy and to read from several goroutines.
-type Subject struct {
-	// AgentID selects the agent's app assignments and platform permissions.
-	AgentID int64
-	// WorkspaceID, when set, requires an active workspace connection for apps that need
-	// auth and applies the workspace's enabled actions. Optional.
-	WorkspaceID string
-	// Apps, when set, replaces the agent's assignments (as in hint.Request). Optional.
-	Apps []string
-}
+// Subject is who wants to call a tool: it is hint.Identity, so the identity a host builds
+// once for a turn serves hint.Build, the resolver, the access checks and the executor's
+// Scope alike. AgentID selects the agent's app assignments and platform permissions;
+// WorkspaceID, when set, requires an active workspace connection for apps that need auth
+// and applies the workspace's enabled actions; Apps, when set, replaces the agent's
+// assignments; UserID is not read here.
+type Subject = hint.Identity
 
 // ToolKind says how a tool runs.
 type ToolKind string
@@ -55,9 +53,9 @@ type Decision struct {
 	Reason  string
 	Kind    ToolKind
 	App     string // the action's app; empty for platform tools
-	// ConnectionID is the Composio id of the active workspace connection an allowed action
+	// ConnectedAccountID is the Composio id of the active workspace connection an allowed action
 	// runs through, when the check read one (a workspace was given and the app needs auth).
-	ConnectionID string
+	ConnectedAccountID string
 }
 
 // AccessConfig configures Access. It is copied by the constructor; changing it afterwards has no effect.
@@ -203,7 +201,7 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", sub.WorkspaceID, act.App, conn.Status)
 			return d, nil
 		}
-		connID = conn.ConnectionID
+		connID = conn.ConnectedAccountID
 	}
 	tc, err := a.cfg.Store.ToolConfig(ctx, sub.WorkspaceID, act.App)
 	switch {
@@ -218,7 +216,7 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", sub.WorkspaceID, act.Slug)
 		return d, nil
 	}
-	d.Allowed, d.ConnectionID = true, connID
+	d.Allowed, d.ConnectedAccountID = true, connID
 	return d, nil
 }
 

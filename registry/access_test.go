@@ -87,7 +87,7 @@ func testAccessCheck(t *testing.T, st cache.Store) {
 		tool    string
 		allowed bool
 		reason  string
-		conn    string // the Decision's ConnectionID
+		conn    string // the Decision's ConnectedAccountID
 		wantErr bool
 	}{
 		{name: "platform allowed", sub: ws, tool: "read_file", allowed: true},
@@ -121,8 +121,8 @@ func testAccessCheck(t *testing.T, st cache.Store) {
 			if d.Allowed && d.Reason != "" {
 				t.Errorf("allowed with a reason %q", d.Reason)
 			}
-			if d.ConnectionID != tt.conn {
-				t.Errorf("ConnectionID = %q, want %q", d.ConnectionID, tt.conn)
+			if d.ConnectedAccountID != tt.conn {
+				t.Errorf("ConnectedAccountID = %q, want %q", d.ConnectedAccountID, tt.conn)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/schema"
 )
 
@@ -105,13 +106,11 @@ type Persona struct {
 
 // Agent asks for a context. It is a plain value, safe to copy.
 type Agent struct {
-	// ID selects the agent's app assignments and plugins. Required.
-	ID int64
-	// WorkspaceID, when set, applies the workspace's connections and enabled actions, and
-	// keeps only the plugins assigned to the agent in that workspace. Optional.
-	WorkspaceID string
-	// Apps, when set, replaces the agent's app assignments. Optional.
-	Apps []string
+	// Identity says whose context it is. AgentID selects the agent's app assignments and
+	// plugins and is required; WorkspaceID, when set, applies the workspace's connections
+	// and enabled actions, and keeps only the plugins assigned to the agent in that
+	// workspace; Apps, when set, replaces the agent's app assignments.
+	hint.Identity
 	// Persona is the part every context starts with; it is never dropped.
 	Persona Persona
 	// Hint, when set, narrows the apps' actions to those that fit it (a step's prompt,
@@ -231,14 +230,14 @@ func plural(word string, n int) string {
 // persona is never dropped, and a persona over the budget fails with ErrOverBudget.
 // Errors are returned for a store that fails or a cancelled context.
 func (a *Assembler) AssembleContext(ctx context.Context, agent Agent) (AgentContext, error) {
-	if agent.ID <= 0 {
-		return AgentContext{}, fmt.Errorf("%w: agent id %d is not positive", ErrInvalidConfig, agent.ID)
+	if agent.AgentID <= 0 {
+		return AgentContext{}, fmt.Errorf("%w: agent id %d is not positive", ErrInvalidConfig, agent.AgentID)
 	}
 	if agent.Budget < 0 {
 		return AgentContext{}, fmt.Errorf("%w: negative budget", ErrInvalidConfig)
 	}
 	out := AgentContext{Budget: agent.Budget}
-	sub := Subject{AgentID: agent.ID, WorkspaceID: agent.WorkspaceID, Apps: agent.Apps}
+	sub := agent.Identity
 	skip := func(name, why string) {
 		if out.Skipped == nil {
 			out.Skipped = map[string]string{}
@@ -279,16 +278,16 @@ func (a *Assembler) AssembleContext(ctx context.Context, agent Agent) (AgentCont
 		out.Tokens -= last.Tokens
 		out.Dropped = append(out.Dropped, last)
 	}
-	a.log.DebugContext(ctx, "registry: context assembled", "agent_id", agent.ID, "apps", apps,
+	a.log.DebugContext(ctx, "registry: context assembled", "agent_id", agent.AgentID, "apps", apps,
 		"parts", len(out.Parts), "tokens", out.Tokens, "budget", agent.Budget, "dropped", len(out.Dropped))
 	return out, nil
 }
 
 // pluginParts returns one part per plugin assigned to the agent, by priority.
 func (a *Assembler) pluginParts(ctx context.Context, agent Agent, skip func(name, why string)) ([]Part, error) {
-	as, err := a.cfg.Store.AgentPlugins(ctx, agent.ID)
+	as, err := a.cfg.Store.AgentPlugins(ctx, agent.AgentID)
 	if err != nil {
-		return nil, fmt.Errorf("registry: agent %d plugins: %w", agent.ID, err)
+		return nil, fmt.Errorf("registry: agent %d plugins: %w", agent.AgentID, err)
 	}
 	var out []Part
 	for _, x := range as {

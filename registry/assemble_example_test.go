@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -30,7 +31,7 @@ func ExampleAssembler_AssembleContext() {
 	_, _ = st.SetAgentPlugins(ctx, "acme", 7, []string{"standup"})
 
 	a, _ := registry.NewAssembler(registry.AssemblerConfig{Store: st})
-	agent := registry.Agent{ID: 7, WorkspaceID: "acme", Persona: registry.Persona{Name: "Ada", Text: "You are Ada, who runs the team's stand-up."}}
+	agent := registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "acme"}, Persona: registry.Persona{Name: "Ada", Text: "You are Ada, who runs the team's stand-up."}}
 	full, _ := a.AssembleContext(ctx, agent)
 	for _, p := range full.Parts {
 		fmt.Println(p.Kind, p.Name, p.Tokens)

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -101,7 +102,7 @@ func TestAssembleContext(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			full, err := a.AssembleContext(ctx, registry.Agent{ID: 7, WorkspaceID: "ws1", Persona: persona})
+			full, err := a.AssembleContext(ctx, registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +161,7 @@ func TestAssembleContext(t *testing.T) {
 			}
 			for _, b := range budgets {
 				t.Run(b.name, func(t *testing.T) {
-					got, err := a.AssembleContext(ctx, registry.Agent{ID: 7, WorkspaceID: "ws1", Persona: persona, Budget: b.budget})
+					got, err := a.AssembleContext(ctx, registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Budget: b.budget})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -186,12 +187,12 @@ func TestAssembleContext(t *testing.T) {
 					}
 				})
 			}
-			small, _ := a.AssembleContext(ctx, registry.Agent{ID: 7, WorkspaceID: "ws1", Persona: persona, Budget: full.Tokens - toolTokens})
+			small, _ := a.AssembleContext(ctx, registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Budget: full.Tokens - toolTokens})
 			wantSummary := fmt.Sprintf("dropped 4 actions, 2 platform tools (%d tokens) to fit the budget of %d", toolTokens, full.Tokens-toolTokens)
 			if diff := cmp.Diff(wantSummary, small.DroppedSummary()); diff != "" {
 				t.Errorf("DroppedSummary (-want +got):\n%s", diff)
 			}
-			if _, err := a.AssembleContext(ctx, registry.Agent{ID: 7, Persona: persona, Budget: 9}); !errors.Is(err, registry.ErrOverBudget) {
+			if _, err := a.AssembleContext(ctx, registry.Agent{Identity: hint.Identity{AgentID: 7}, Persona: persona, Budget: 9}); !errors.Is(err, registry.ErrOverBudget) {
 				t.Errorf("persona over the budget: %v, want ErrOverBudget", err)
 			}
 		})
@@ -220,13 +221,13 @@ func TestAssembleContextNarrowing(t *testing.T) {
 				agent registry.Agent
 				want  []string
 			}{
-				{"a hint narrows the actions", registry.Agent{ID: 7, WorkspaceID: "ws1", Persona: persona, Hint: "post a message to the slack channel"},
+				{"a hint narrows the actions", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Hint: "post a message to the slack channel"},
 					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:SLACK_SEND_MESSAGE"}},
-				{"MaxActions caps the actions", registry.Agent{ID: 7, WorkspaceID: "ws1", Persona: persona},
+				{"MaxActions caps the actions", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona},
 					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:GMAIL_FETCH_EMAILS", "action:GMAIL_SEND_EMAIL", "action:SLACK_LIST_CHANNELS"}},
-				{"another workspace's plugins are left out", registry.Agent{ID: 7, WorkspaceID: "ws2", Persona: persona, Apps: []string{"slack"}},
+				{"another workspace's plugins are left out", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws2", Apps: []string{"slack"}}, Persona: persona},
 					[]string{"persona:Ada", "action:SLACK_LIST_CHANNELS", "action:SLACK_SEND_MESSAGE"}},
-				{"an agent without plugins or apps", registry.Agent{ID: 8, Persona: persona}, []string{"persona:Ada"}},
+				{"an agent without plugins or apps", registry.Agent{Identity: hint.Identity{AgentID: 8}, Persona: persona}, []string{"persona:Ada"}},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
@@ -260,7 +261,7 @@ func BenchmarkAssembleContext(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	agent := registry.Agent{ID: 7, WorkspaceID: "ws1", Persona: persona, Budget: 600}
+	agent := registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Budget: 600}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := a.AssembleContext(ctx, agent); err != nil {

@@ -130,6 +130,8 @@ func TestGenerateGoNames(t *testing.T) {
 		{"html_url", "HTMLURL"},
 		{"HTMLBody", "HTMLBody"},
 		{"apiKey", "APIKey"},
+		{"raw_json", "RawJSON"},
+		{"callback_url", "CallbackURL"},
 		{"ID", "ID"},
 		{"page-size", "PageSize"},
 		{"$count", "Count"},

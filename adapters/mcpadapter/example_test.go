@@ -10,6 +10,7 @@ import (
 	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/adapters/mcpadapter"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 )
 
 // A host's MCP server offers an executor's tools; an MCP client from the official SDK lists
@@ -26,7 +27,7 @@ func ExampleAddTools() {
 		// token (req.Extra.TokenInfo) or its own session table. A scope that names an agent
 		// needs an executor with an Access: this one has registry.AllowAll().
 		Scope: func(context.Context, *mcp.CallToolRequest) (executor.Scope, error) {
-			return executor.Scope{AgentID: 7, WorkspaceID: "acme"}, nil
+			return executor.Scope{Identity: hint.Identity{AgentID: 7, WorkspaceID: "acme"}}, nil
 		},
 	}); err != nil {
 		fmt.Println(err)

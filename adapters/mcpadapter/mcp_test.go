@@ -18,6 +18,7 @@ import (
 	"github.com/toolhint/toolhint/adapters/mcpadapter"
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -108,7 +109,7 @@ func newBridge(t *testing.T) (*bridge, *executor.Executor) {
 	ex, err := executor.New(executor.Config{
 		Catalog: st, Remote: remote,
 		Access: registry.NewAccess(registry.AccessConfig{Store: st}),
-		Scope:  executor.Scope{AgentID: 8, WorkspaceID: "beta"}, // the default: may use nothing
+		Scope:  executor.Scope{Identity: hint.Identity{AgentID: 8, WorkspaceID: "beta"}}, // the default: may use nothing
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +154,7 @@ func text(r *mcp.CallToolResult) string {
 func TestBridge(t *testing.T) {
 	ctx := context.Background()
 	b, _ := newBridge(t)
-	agent7 := b.connect(t, &executor.Scope{AgentID: 7, WorkspaceID: "acme"})
+	agent7 := b.connect(t, &executor.Scope{Identity: hint.Identity{AgentID: 7, WorkspaceID: "acme"}})
 
 	list, err := agent7.ListTools(ctx, nil)
 	if err != nil {
@@ -223,8 +224,8 @@ func TestBridge(t *testing.T) {
 func TestBridgeScopes(t *testing.T) {
 	ctx := context.Background()
 	b, _ := newBridge(t)
-	agent7 := b.connect(t, &executor.Scope{AgentID: 7, WorkspaceID: "acme"})
-	agent8 := b.connect(t, &executor.Scope{AgentID: 8, WorkspaceID: "beta"})
+	agent7 := b.connect(t, &executor.Scope{Identity: hint.Identity{AgentID: 7, WorkspaceID: "acme"}})
+	agent8 := b.connect(t, &executor.Scope{Identity: hint.Identity{AgentID: 8, WorkspaceID: "beta"}})
 	anonymous := b.connect(t, nil)
 
 	call := map[string]any{"owner": "acme", "repo": "web", "title": "t"}

@@ -50,6 +50,10 @@ func Run(t *testing.T, newStore func(t *testing.T) cache.Store) {
 		{"Connections/Lifecycle", testConnectionsLifecycle},
 		{"Connections/Transitions", testConnectionTransitions},
 		{"Connections/List", testConnectionsList},
+		{"Connections/SameStatus", testConnectionsSameStatus},
+		{"Connections/AddTwice", testAddConnectionTwice},
+		{"Ensure/Connection", testEnsureConnection},
+		{"Ensure/Assignment", testEnsureAssignment},
 		{"Context", testContext},
 		{"Concurrent", testConcurrent},
 		{"Snapshot/BadInput", testSnapshotBadInput},
@@ -1115,17 +1119,20 @@ func testConnectionsLifecycle(t *testing.T, st cache.Store) {
 	if c.UpdatedAt.IsZero() || !c.ConnectedAt.IsZero() {
 		t.Errorf("new connection: UpdatedAt %v (want set), ConnectedAt %v (want zero)", c.UpdatedAt, c.ConnectedAt)
 	}
-	_, err = st.AddConnection(ctx, "ws1", "gmail")
-	wantErr(t, "AddConnection twice", err, cache.ErrConflict)
+	again, err := st.AddConnection(ctx, "ws1", "gmail")
+	wantErr(t, "AddConnection twice", err, nil)
+	if diff := cmp.Diff(c, again, exact); diff != "" {
+		t.Errorf("AddConnection twice (-first +again):\n%s", diff)
+	}
 
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusPending, "")
 	wantErr(t, "added -> pending", err, nil)
-	if c.Status != cache.StatusPending || c.ConnectionID != "" || !c.ConnectedAt.IsZero() {
+	if c.Status != cache.StatusPending || c.ConnectedAccountID != "" || !c.ConnectedAt.IsZero() {
 		t.Errorf("after pending: %+v", c)
 	}
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusActive, "ca_123")
 	wantErr(t, "pending -> active", err, nil)
-	want = cache.Connection{WorkspaceID: "ws1", App: "gmail", Status: cache.StatusActive, ConnectionID: "ca_123"}
+	want = cache.Connection{WorkspaceID: "ws1", App: "gmail", Status: cache.StatusActive, ConnectedAccountID: "ca_123"}
 	if diff := cmp.Diff(want, c, noTimes); diff != "" {
 		t.Errorf("after active (-want +got):\n%s", diff)
 	}
@@ -1140,13 +1147,13 @@ func testConnectionsLifecycle(t *testing.T, st cache.Store) {
 	// Re-authorising keeps the connection ID unless a new one is given.
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusPending, "")
 	wantErr(t, "active -> pending", err, nil)
-	if c.ConnectionID != "ca_123" {
-		t.Errorf("ConnectionID = %q after re-authorise without a new one, want ca_123", c.ConnectionID)
+	if c.ConnectedAccountID != "ca_123" {
+		t.Errorf("ConnectedAccountID = %q after re-authorise without a new one, want ca_123", c.ConnectedAccountID)
 	}
 	c, err = st.SetConnectionStatus(ctx, "ws1", "gmail", cache.StatusActive, "ca_456")
 	wantErr(t, "pending -> active", err, nil)
-	if c.ConnectionID != "ca_456" {
-		t.Errorf("ConnectionID = %q, want ca_456", c.ConnectionID)
+	if c.ConnectedAccountID != "ca_456" {
+		t.Errorf("ConnectedAccountID = %q, want ca_456", c.ConnectedAccountID)
 	}
 
 	_, err = st.SetConnectionStatus(ctx, "ws1", "slack", cache.StatusPending, "")
@@ -1169,7 +1176,7 @@ func testConnectionsLifecycle(t *testing.T, st cache.Store) {
 	wantErr(t, "RemoveConnection twice", st.RemoveConnection(ctx, "ws1", "gmail"), cache.ErrNotFound)
 	c, err = st.AddConnection(ctx, "ws1", "gmail")
 	wantErr(t, "AddConnection after remove", err, nil)
-	if c.Status != cache.StatusAdded || c.ConnectionID != "" {
+	if c.Status != cache.StatusAdded || c.ConnectedAccountID != "" {
 		t.Errorf("re-added connection = %+v, want a fresh added one", c)
 	}
 }
@@ -1209,6 +1216,13 @@ func testConnectionTransitions(t *testing.T, st cache.Store) {
 					t.Fatal(err)
 				}
 				got, err := st.SetConnectionStatus(ctx, "ws", app, to, "")
+				if from == to { // not a transition: a no-op
+					wantErr(t, "same status", err, nil)
+					if diff := cmp.Diff(before, got, exact); diff != "" {
+						t.Errorf("same status changed the connection (-before +got):\n%s", diff)
+					}
+					return
+				}
 				if cache.CanTransition(from, to) {
 					allowed++
 					if err != nil {

@@ -32,7 +32,7 @@
 //   - AssignApp and AddConnection do not require the app to be in the catalogue; agent IDs
 //     must be positive, workspace IDs non-empty.
 //   - SetConnectionStatus to an unknown status is ErrInvalid, a refused move ErrTransition;
-//     becoming active sets ConnectedAt; an empty connectionID keeps the stored one.
+//     becoming active sets ConnectedAt; an empty connectedAccountID keeps the stored one.
 //     Connections across workspaces are ordered by app, then workspace.
 //   - FinishSyncJob sets FinishedAt itself; finishing twice is ErrConflict, a status other
 //     than succeeded, failed or cancelled ErrInvalid. Job IDs increase.

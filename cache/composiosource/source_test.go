@@ -193,8 +193,8 @@ func TestRefreshConnections(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Status != tt.status || c.ConnectionID != tt.id {
-				t.Errorf("status, id = %q, %q; want %q, %q", c.Status, c.ConnectionID, tt.status, tt.id)
+			if c.Status != tt.status || c.ConnectedAccountID != tt.id {
+				t.Errorf("status, id = %q, %q; want %q, %q", c.Status, c.ConnectedAccountID, tt.status, tt.id)
 			}
 		})
 	}

@@ -74,22 +74,27 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 
 	// 2. Who may use what: the agent is assigned four apps; the workspace connected them.
 	for _, app := range []string{"gmail", "slack", "github", "googlecalendar"} {
-		if err := st.AssignApp(ctx, cache.Assignment{AgentID: agentID, App: app, Type: "composio", Active: true}); err != nil {
+		// EnsureAssignment and EnsureConnection are idempotent: set-up code may run on
+		// every start.
+		if _, err := cache.EnsureAssignment(ctx, st, cache.Assignment{AgentID: agentID, App: app, Type: "composio", Active: true}); err != nil {
 			return err
 		}
-		// EnsureConnection is idempotent: set-up code may run on every start.
 		if _, err := cache.EnsureConnection(ctx, st, workspace, app, cache.StatusActive, "ca_"+app); err != nil {
 			return err
 		}
 	}
 
-	// 3. Hints: what the model is told before it answers.
+	// 3. Hints: what the model is told before it answers. One identity says who the turn
+	// is for; the hint requests, the access checks and the executor all take it.
+	who := hint.Identity{AgentID: agentID, WorkspaceID: workspace}
+	recipeStep := who.Request("Read the newest unread emails from the support inbox")
+	recipeStep.RecipeMode = true
 	prompts := []hint.Request{
-		{AgentID: agentID, WorkspaceID: workspace, Prompt: "send a message to #eng that the deploy is done"},
-		{AgentID: agentID, WorkspaceID: workspace, Prompt: "what's on my calendar tomorrow?"},
-		{AgentID: agentID, WorkspaceID: workspace, Prompt: "open a bug in acme/website about the broken login and email jay@acme.com about it"},
-		{AgentID: agentID, WorkspaceID: workspace, Prompt: "delete tomorrow's standup meeting"},
-		{AgentID: agentID, WorkspaceID: workspace, Prompt: "Read the newest unread emails from the support inbox", RecipeMode: true},
+		who.Request("send a message to #eng that the deploy is done"),
+		who.Request("what's on my calendar tomorrow?"),
+		who.Request("open a bug in acme/website about the broken login and email jay@acme.com about it"),
+		who.Request("delete tomorrow's standup meeting"),
+		recipeStep,
 	}
 	var first hint.Result
 	for i, req := range prompts {
@@ -139,7 +144,7 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 		Catalog: st,
 		Remote:  remote,
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
-		Scope:   executor.Scope{AgentID: agentID, WorkspaceID: workspace},
+		Scope:   executor.Scope{Identity: who},
 	})
 	if err != nil {
 		return err
@@ -163,7 +168,7 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 	return nil
 }
 
-func importFile(ctx context.Context, st cache.Store, path string, imp func(context.Context, cache.Store, io.Reader) (int, error)) error {
+func importFile(ctx context.Context, st cache.Store, path string, imp func(context.Context, cache.ImportStore, io.Reader) (int, error)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

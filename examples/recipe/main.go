@@ -22,6 +22,7 @@ import (
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -73,17 +74,13 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	})
 
 	// Permissions: agent 42 may use GitHub and Slack; workspace "acme" has both connected.
-	if err := st.AssignApp(ctx, cache.Assignment{AgentID: 42, App: "github", Type: "composio", Active: true}); err != nil {
-		return err
-	}
-	if err := st.AssignApp(ctx, cache.Assignment{AgentID: 42, App: "slack", Type: "composio", Active: true}); err != nil {
-		return err
-	}
+	// Set-up code that may run on every start: EnsureAssignment and EnsureConnection leave
+	// what is already in place as it is.
 	for _, app := range []string{"github", "slack"} {
-		if _, err := st.AddConnection(ctx, "acme", app); err != nil {
+		if _, err := cache.EnsureAssignment(ctx, st, cache.Assignment{AgentID: 42, App: app, Type: "composio", Active: true}); err != nil {
 			return err
 		}
-		if _, err := st.SetConnectionStatus(ctx, "acme", app, cache.StatusActive, ""); err != nil {
+		if _, err := cache.EnsureConnection(ctx, st, "acme", app, cache.StatusActive, ""); err != nil {
 			return err
 		}
 	}
@@ -97,7 +94,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 		Catalog: st,
 		Remote:  client,
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
-		Scope:   executor.Scope{AgentID: 42, WorkspaceID: "acme"},
+		Scope:   executor.Scope{Identity: hint.Identity{AgentID: 42, WorkspaceID: "acme"}},
 	})
 	if err != nil {
 		return err

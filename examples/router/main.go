@@ -20,6 +20,7 @@ import (
 	"github.com/toolhint/toolhint/composio/composiotest"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/executor/executortest"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -64,10 +65,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 
 	// Workspace "acme" has GitHub and Slack connected.
 	for _, app := range []string{"github", "slack"} {
-		if _, err := st.AddConnection(ctx, "acme", app); err != nil {
-			return err
-		}
-		if _, err := st.SetConnectionStatus(ctx, "acme", app, cache.StatusActive, ""); err != nil {
+		if _, err := cache.EnsureConnection(ctx, st, "acme", app, cache.StatusActive, ""); err != nil {
 			return err
 		}
 	}
@@ -77,7 +75,7 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 		Catalog: st,
 		Remote:  api.Client(),
 		Access:  registry.NewAccess(registry.AccessConfig{Store: st}),
-		Scope:   executor.Scope{AgentID: 7, WorkspaceID: "acme", Apps: []string{"github", "slack"}},
+		Scope:   executor.Scope{Identity: hint.Identity{AgentID: 7, WorkspaceID: "acme", Apps: []string{"github", "slack"}}},
 	})
 	if err != nil {
 		return err

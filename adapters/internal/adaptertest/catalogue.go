@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -37,7 +38,7 @@ func Catalogue() (*cache.Memory, *executor.Executor) {
 		return json.Marshal(map[string]any{"ran": req.Action, "args": req.Arguments})
 	})
 	ex, err := executor.New(executor.Config{Catalog: st, Remote: remote,
-		Access: registry.NewAccess(registry.AccessConfig{Store: st}), Scope: executor.Scope{AgentID: 7}})
+		Access: registry.NewAccess(registry.AccessConfig{Store: st}), Scope: executor.Scope{Identity: hint.Identity{AgentID: 7}}})
 	must(err)
 	return st, ex
 }
