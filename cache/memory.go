@@ -43,6 +43,7 @@ type Memory struct {
 	syncSlot chan struct{} // the sync lock: holds a token while a sync runs (see LockSync)
 
 	plugins memPlugins // plugins, enablements and assignments (plugins_memory.go)
+	usage   memUsage   // workspaces' records of use (usage_memory.go)
 }
 
 type classifierBox struct{ c Classifier }
