@@ -111,6 +111,9 @@ type Match struct {
 	Capabilities []string
 	// Params are the parameter hints given for the action (the top actions only).
 	Params []cache.Param
+	// Usage is the part of Score the workspace's record of use gave (Config.Usage): 0
+	// without priors, negative when failed calls count against the action.
+	Usage float64
 }
 
 // Limits bound the work and the size of a hint. Zero fields take the defaults noted beside
@@ -163,6 +166,9 @@ type Config struct {
 	Weights *Weights
 	// Observer sees every Build, for metrics or tracing. Optional. Nil means none.
 	Observer Observer
+	// Usage turns on priors learnt from each workspace's record of use. Optional. Nil
+	// means none: every hint is what the prompt and the catalogue alone give.
+	Usage *UsageConfig
 }
 
 // Observer receives every Build, for metrics or tracing, without a tracing dependency in
@@ -192,6 +198,7 @@ type Builder struct {
 	// degrade is Config.Degrade.
 	degrade bool
 	obs     Observer
+	usage   *usagePriors // nil without Config.Usage
 }
 
 // New returns a Builder for cfg.
@@ -205,7 +212,7 @@ func New(cfg Config) *Builder {
 		w = *cfg.Weights
 	}
 	return &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
-		weights: w, degrade: cfg.Degrade, obs: cfg.Observer}
+		weights: w, degrade: cfg.Degrade, obs: cfg.Observer, usage: newUsagePriors(cfg.Usage)}
 }
 
 // defaultBuilder backs the package-level Build: created on first use, configured once.
@@ -323,8 +330,9 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 		return fmt.Errorf("action metadata: %w", err)
 	}
 	metas = filterEnabled(metas, enabled)
+	src := b.usageSource(ctx, st, req)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
-		b.rank(req, prompt, apps, metas, res)
+		b.rank(req, prompt, apps, metas, res, src)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list

@@ -232,13 +232,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		r.signals = make([]map[string]signal, len(r.clauses))
 		for ci := range r.clauses {
 			info := &r.clauses[ci]
-			var terms []string
-			for _, t := range info.c.Terms {
-				if t.Source == text.SourceWord && t.Role != text.RoleContent {
-					terms = append(terms, t.Stem)
-				}
-			}
-			r.signals[ci] = src(info.c.Text, terms)
+			r.signals[ci] = src(info.c.Text, usageTerms(info.c, nil))
 		}
 	}
 	if len(r.table) == 0 {
@@ -894,14 +888,15 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 	return out[:n]
 }
 
-// rank runs the capability / token tiers (or recipe matching) and fills res.
-func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, res *Result) {
+// rank runs the capability / token tiers (or recipe matching) and fills res; src, when not
+// nil, adds its signals.
+func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, res *Result, src signalSource) {
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, prompt, apps, metas, sc, nil)
+	r := b.rankPrepare(req, prompt, apps, metas, sc, src)
 	if r == nil {
 		return
 	}
@@ -930,7 +925,8 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		case second == math.Inf(-1) && step == topStep:
 			second = score
 		}
-		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step}
+		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step,
+			Usage: round3(float64(c.f[featPrior])*w.v[featPrior] + float64(c.f[featLearnt])*w.v[featLearnt])}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {
 			match.Terms = append(match.Terms, r.table[bits.TrailingZeros64(mk)])
 		}

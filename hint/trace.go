@@ -41,7 +41,7 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 		return nil, fmt.Errorf("%w: action metadata: %w", ErrStoreUnavailable, err)
 	}
 	// A scratch of its own: the trace keeps pointing into it.
-	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled), &scratch{}, nil)
+	t.r = b.rankPrepare(req, prompt, apps, filterEnabled(metas, enabled), &scratch{}, b.usageSource(ctx, st, req))
 	return t, nil
 }
 
