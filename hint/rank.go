@@ -146,8 +146,10 @@ type ranking struct {
 	// listed first, and make the hint confident.
 	explicit []int32
 	// signals are, per clause (then per implied step), what sources outside the lexical
-	// ranking say about actions; nil when there is no source.
+	// ranking say about actions; nil when there is no source. lifts are, per clause, the
+	// actions its signals lift: a short list that spares most candidates a map lookup.
 	signals []map[string]signal
+	lifts   [][]string
 }
 
 // signal is what sources outside the lexical ranking (a workspace's record of use, a
@@ -233,6 +235,14 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		for ci := range r.clauses {
 			info := &r.clauses[ci]
 			r.signals[ci] = src(info.c.Text, usageTerms(info.c, nil))
+		}
+		r.lifts = make([][]string, len(r.clauses))
+		for ci, sigs := range r.signals {
+			for a, s := range sigs {
+				if s.Lift {
+					r.lifts[ci] = append(r.lifts[ci], a)
+				}
+			}
 		}
 	}
 	if len(r.table) == 0 {
@@ -599,8 +609,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
-			sig, hasSig := r.signal(info, m.Action)
-			lift := hasSig && sig.Lift
+			lift := r.lifts != nil && slices.Contains(r.lifts[r.clauseIndex(info)], m.Action)
 			if all == 0 && !lift {
 				continue
 			}
@@ -706,7 +715,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				// names counts half).
 				c.f[featAppOther] = float32(info.appStrength)
 			}
-			if hasSig {
+			if sig, ok := r.signal(info, m.Action); ok {
 				c.f[featPrior], c.f[featLearnt], c.f[featSemantic] = sig.Prior, sig.Learnt, sig.Semantic
 			}
 			c.f[featAppObject] = appObj
@@ -1296,25 +1305,27 @@ func (r *ranking) signal(info *clauseInfo, action string) (signal, bool) {
 	if r.signals == nil {
 		return signal{}, false
 	}
+	sig, ok := r.signals[r.clauseIndex(info)][action]
+	return sig, ok
+}
+
+// clauseIndex returns the index of info in r.clauses.
+func (r *ranking) clauseIndex(info *clauseInfo) int {
 	for ci := range r.clauses {
 		if &r.clauses[ci] == info {
-			sig, ok := r.signals[ci][action]
-			return sig, ok
+			return ci
 		}
 	}
-	return signal{}, false
+	return -1
 }
 
 // lifted returns the slugs any clause's signals lift into the candidates.
-func (r *ranking) lifted() map[string]bool {
-	var out map[string]bool
-	for _, sigs := range r.signals {
-		for a, s := range sigs {
-			if s.Lift {
-				if out == nil {
-					out = map[string]bool{}
-				}
-				out[a] = true
+func (r *ranking) lifted() []string {
+	var out []string
+	for _, l := range r.lifts {
+		for _, a := range l {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
 			}
 		}
 	}
@@ -1323,14 +1334,14 @@ func (r *ranking) lifted() map[string]bool {
 
 // liftInto adds to each run's touched actions those lifted that it does not hold yet, and
 // fixes the runs' ranges in touched (which it rebuilds).
-func liftInto(runs []run, touched []int32, lifted map[string]bool, sc *scratch, metas []cache.ActionMeta) []int32 {
+func liftInto(runs []run, touched []int32, lifted []string, sc *scratch, metas []cache.ActionMeta) []int32 {
 	out := make([]int32, 0, len(touched)+len(lifted))
 	for ri := range runs {
 		rn := &runs[ri]
 		start := len(out)
 		out = append(out, touched[rn.tStart:rn.tEnd]...)
 		for i := rn.start; i < rn.end; i++ {
-			if lifted[metas[i].Action] && sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
+			if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 && slices.Contains(lifted, metas[i].Action) {
 				out = append(out, int32(i))
 			}
 		}

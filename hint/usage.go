@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -323,7 +324,8 @@ func (m *usageModel) signals(_ string, terms []string) map[string]signal {
 		return m.base
 	}
 	var qnorm float64
-	dots := map[int32]float64{}
+	var all []neighbour                  // first the dot products, then the cosines
+	at := make([]int32, len(m.requests)) // request -> 1 + its index in all; 0: none
 	for _, t := range terms {
 		idf, ok := m.idf[t]
 		if !ok {
@@ -331,25 +333,36 @@ func (m *usageModel) signals(_ string, terms []string) map[string]signal {
 		}
 		qnorm += idf * idf
 		for _, ri := range m.byTerm[t] {
-			dots[ri] += idf * idf
+			if at[ri] == 0 {
+				all = append(all, neighbour{ri: ri})
+				at[ri] = int32(len(all))
+			}
+			all[at[ri]-1].sim += idf * idf
 		}
 	}
-	if len(dots) == 0 {
+	if len(all) == 0 {
 		return m.base
 	}
 	qnorm = math.Sqrt(qnorm)
-	near := make([]neighbour, 0, len(dots))
-	for ri, dot := range dots {
-		near = append(near, neighbour{ri, dot / (qnorm * m.requests[ri].norm)})
-	}
-	if len(near) > maxNeighbours {
-		slices.SortFunc(near, func(x, y neighbour) int {
-			if c := cmp.Compare(y.sim, x.sim); c != 0 {
-				return c
+	// The closest maxNeighbours requests, kept by replacing the least of them.
+	near := make([]neighbour, 0, min(len(all), maxNeighbours))
+	least := 0
+	for _, nb := range all {
+		nb.sim /= qnorm * m.requests[nb.ri].norm
+		switch {
+		case len(near) < maxNeighbours:
+			near = append(near, nb)
+			if nb.sim < near[least].sim {
+				least = len(near) - 1
 			}
-			return cmp.Compare(x.ri, y.ri)
-		})
-		near = near[:maxNeighbours]
+		case nb.sim > near[least].sim:
+			near[least] = nb
+			for k := range near {
+				if near[k].sim < near[least].sim {
+					least = k
+				}
+			}
+		}
 	}
 	var learnt map[string]float64
 	for _, nb := range near {
@@ -363,10 +376,7 @@ func (m *usageModel) signals(_ string, terms []string) map[string]signal {
 	if learnt == nil {
 		return m.base
 	}
-	out := make(map[string]signal, len(m.base)+len(learnt))
-	for a, s := range m.base {
-		out[a] = s
-	}
+	out := maps.Clone(m.base) // a copy of the table, cheaper than inserting anew
 	for a, v := range learnt {
 		s := out[a]
 		s.Learnt = float32(min(v, 1))
