@@ -16,6 +16,11 @@
 // estimate), enabled per workspace, and assigned to agents only where enabled
 // ([ErrPluginNotEnabled] otherwise); cachetest.RunPlugins is its conformance suite.
 //
+// Both also implement [UsageStore]: each workspace's record of use (finished tool calls
+// with the analysed terms of the requests behind them, never the requests), kept within a
+// retention window and a per-workspace cap ([UsageLimits]) and purged on demand; hint's
+// usage priors learn from it. cachetest.RunUsage is its conformance suite.
+//
 // Both stores refuse the same input: text PostgreSQL cannot hold (a NUL byte, escaped or
 // not, or bytes that are not UTF-8) is ErrInvalid anywhere in a row, schemas included, and
 // in identifiers and query strings.
