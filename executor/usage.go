@@ -205,15 +205,18 @@ func (r *UsageRecorder) loop() {
 			batch = batch[:0]
 		}
 	}
+	take := func(c usageCall) {
+		batch = append(batch, c)
+		if len(batch) == cap(batch) {
+			write()
+		}
+	}
 	// drain moves every call queued so far into batches.
 	drain := func() {
 		for {
 			select {
 			case c := <-r.q:
-				batch = append(batch, c)
-				if len(batch) == cap(batch) {
-					write()
-				}
+				take(c)
 			default:
 				return
 			}
@@ -222,10 +225,7 @@ func (r *UsageRecorder) loop() {
 	for {
 		select {
 		case c := <-r.q:
-			batch = append(batch, c)
-			if len(batch) == cap(batch) {
-				write()
-			}
+			take(c)
 		case <-tick.C:
 			write()
 		case ack := <-r.flush:
