@@ -364,24 +364,22 @@ func (m *usageModel) signals(_ string, terms []string) map[string]signal {
 			}
 		}
 	}
-	var learnt map[string]float64
+	var out map[string]signal
 	for _, nb := range near {
 		for _, ta := range m.requests[nb.ri].share {
-			if learnt == nil {
-				learnt = map[string]float64{}
+			if out == nil {
+				out = maps.Clone(m.base) // a copy of the table, cheaper than inserting anew
 			}
-			learnt[ta.action] = max(learnt[ta.action], nb.sim*ta.share)
+			s := out[ta.action]
+			if v := float32(min(nb.sim*ta.share, 1)); v > s.Learnt {
+				s.Learnt = v
+				s.Lift = v >= liftAt && s.Prior > 0
+				out[ta.action] = s
+			}
 		}
 	}
-	if learnt == nil {
+	if out == nil {
 		return m.base
-	}
-	out := maps.Clone(m.base) // a copy of the table, cheaper than inserting anew
-	for a, v := range learnt {
-		s := out[a]
-		s.Learnt = float32(min(v, 1))
-		s.Lift = s.Learnt >= liftAt && s.Prior > 0
-		out[a] = s
 	}
 	return out
 }
