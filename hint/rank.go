@@ -570,6 +570,10 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 	from := len(sc.cands)
 	out := sc.cands
 	readClause := info.family == text.FamilyRead
+	var lifts []string // the actions outside sources lift for this clause
+	if r.lifts != nil {
+		lifts = r.lifts[r.clauseIndex(info)]
+	}
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
 		if rn.tEnd == rn.tStart {
@@ -609,7 +613,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
-			lift := r.lifts != nil && slices.Contains(r.lifts[r.clauseIndex(info)], m.Action)
+			lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
 			if all == 0 && !lift {
 				continue
 			}
@@ -1300,6 +1304,12 @@ func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
 	return out
 }
 
+// slugOfApp reports whether an action slug starts with the app's slug and an underscore,
+// in any case.
+func slugOfApp(slug, app string) bool {
+	return len(slug) > len(app) && slug[len(app)] == '_' && strings.EqualFold(slug[:len(app)], app)
+}
+
 // signal returns the outside signal for an action in a clause.
 func (r *ranking) signal(info *clauseInfo, action string) (signal, bool) {
 	if r.signals == nil {
@@ -1333,13 +1343,24 @@ func (r *ranking) lifted() []string {
 }
 
 // liftInto adds to each run's touched actions those lifted that it does not hold yet, and
-// fixes the runs' ranges in touched (which it rebuilds).
+// fixes the runs' ranges in touched (which it rebuilds). A lifted action is looked for in
+// the runs of the apps its slug starts with, as catalogue slugs do; one that starts with
+// no run's app is looked for in every run.
 func liftInto(runs []run, touched []int32, lifted []string, sc *scratch, metas []cache.ActionMeta) []int32 {
+	everywhere := false
+	for _, a := range lifted {
+		everywhere = everywhere || !slices.ContainsFunc(runs, func(rn run) bool { return slugOfApp(a, metas[rn.start].App) })
+	}
 	out := make([]int32, 0, len(touched)+len(lifted))
 	for ri := range runs {
 		rn := &runs[ri]
 		start := len(out)
 		out = append(out, touched[rn.tStart:rn.tEnd]...)
+		app := metas[rn.start].App
+		if !everywhere && !slices.ContainsFunc(lifted, func(a string) bool { return slugOfApp(a, app) }) {
+			rn.tStart, rn.tEnd = start, len(out)
+			continue
+		}
 		for i := rn.start; i < rn.end; i++ {
 			if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 && slices.Contains(lifted, metas[i].Action) {
 				out = append(out, int32(i))

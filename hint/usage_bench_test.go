@@ -25,19 +25,28 @@ func (s connectedStore) Connections(_ context.Context, ws string, _ ...cache.Con
 	return out, nil
 }
 
-// benchUsage records n calls of 60 of the apps' actions, one in ten failed, with terms
-// from requests like benchPrompts.
+// benchUsage records n calls of 60 of the apps' actions, one in ten failed: half from
+// requests like benchPrompts, each leading to one of two actions, half from other requests
+// leading to the other actions.
 func benchUsage(b *testing.B, st *cache.Memory, n int) *cache.Memory {
 	ctx := context.Background()
 	metas, err := st.ActionMeta(ctx, benchApps)
 	if err != nil {
 		b.Fatal(err)
 	}
+	action := func(k int) cache.ActionMeta { return metas[(k*7919)%len(metas)] }
 	rec := cache.NewMemory()
 	evs := make([]cache.UsageEvent, n)
 	for i := range evs {
-		m := metas[((i%60)*7919)%len(metas)]
-		prompt := fmt.Sprintf("%s for project %d", benchPrompts[i%len(benchPrompts)], i%37)
+		p, m := i%len(benchPrompts), action(0)
+		var prompt string
+		if i%2 == 0 {
+			prompt = fmt.Sprintf("%s for project %d", benchPrompts[p], i%37)
+			m = action(2*p + i/2%2)
+		} else {
+			prompt = fmt.Sprintf("weekly chore %d for the ops team", i%44)
+			m = action(16 + i%44)
+		}
 		evs[i] = cache.UsageEvent{WorkspaceID: "ws", AgentID: 1, App: m.App, Action: m.Action, OK: i%10 != 0, Terms: hint.PromptTerms(prompt)}
 	}
 	if err := rec.RecordUsage(ctx, evs, cache.UsageLimits{}); err != nil {
