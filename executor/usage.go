@@ -261,12 +261,32 @@ func (r *UsageRecorder) write(calls []usageCall) {
 	if len(evs) == 0 {
 		return
 	}
-	if err := r.cfg.Store.RecordUsage(ctx, evs, r.cfg.Limits); err != nil {
-		r.failed.Add(int64(len(evs)))
-		if r.cfg.Logger != nil {
-			r.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "executor: recording usage failed",
-				slog.Int("calls", len(evs)), slog.String("error", err.Error()))
+	err := r.cfg.Store.RecordUsage(ctx, evs, r.cfg.Limits)
+	if errors.Is(err, cache.ErrInvalid) && len(evs) > 1 {
+		// A batch is all or nothing: one event the store refuses (a workspace ID it cannot
+		// hold) must not cost the others theirs.
+		for _, e := range evs {
+			r.record(ctx, []cache.UsageEvent{e})
 		}
+		return
+	}
+	r.failedWrite(ctx, len(evs), err)
+}
+
+// record writes evs, counting and logging a failure.
+func (r *UsageRecorder) record(ctx context.Context, evs []cache.UsageEvent) {
+	r.failedWrite(ctx, len(evs), r.cfg.Store.RecordUsage(ctx, evs, r.cfg.Limits))
+}
+
+// failedWrite counts and logs n calls lost to err, when err is not nil.
+func (r *UsageRecorder) failedWrite(ctx context.Context, n int, err error) {
+	if err == nil {
+		return
+	}
+	r.failed.Add(int64(n))
+	if r.cfg.Logger != nil {
+		r.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "executor: recording usage failed",
+			slog.Int("calls", n), slog.String("error", err.Error()))
 	}
 }
 

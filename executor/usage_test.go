@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -192,4 +193,46 @@ type captureObserver struct{ ctx *context.Context }
 func (o captureObserver) CallStart(context.Context, executor.Call) context.Context { return nil }
 func (o captureObserver) CallEnd(ctx context.Context, _ executor.Call, _ executor.Result) {
 	*o.ctx = ctx
+}
+
+// refusingStore refuses, all or nothing as the cache stores do, a batch holding a call of
+// one action.
+type refusingStore struct {
+	*cache.Memory
+	refuse string
+}
+
+func (s refusingStore) RecordUsage(ctx context.Context, evs []cache.UsageEvent, lim cache.UsageLimits) error {
+	for _, e := range evs {
+		if e.Action == s.refuse {
+			return fmt.Errorf("%w: refused", cache.ErrInvalid)
+		}
+	}
+	return s.Memory.RecordUsage(ctx, evs, lim)
+}
+
+// TestUsageRecorderRefusedCall: a call the store refuses costs only itself.
+func TestUsageRecorderRefusedCall(t *testing.T) {
+	ctx := context.Background()
+	st := refusingStore{Memory: catalogStore(t), refuse: "GMAIL_SEND_EMAIL"}
+	rec, err := executor.NewUsageRecorder(executor.UsageConfig{Store: st, FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close(ctx)
+	ex := mustNew(t, executor.Config{Catalog: st, Remote: &fakeRemote{}, Observer: rec,
+		Scope: executor.Scope{WorkspaceID: "ws1", Apps: []string{"gmail"}}})
+	defer ex.Close()
+	ex.ExecuteBatch(ctx, []executor.Call{
+		{Name: "GMAIL_FETCH_EMAILS"},
+		{Name: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"recipient_email":"a@example.com","body":"hi"}`)},
+		{Name: "GMAIL_FETCH_EMAILS"},
+	}, executor.BatchOptions{})
+	if err := rec.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.Usage(ctx, "ws1", time.Time{})
+	if len(got) != 2 || rec.Dropped() != 1 {
+		t.Errorf("%d calls recorded, %d dropped; want 2 and 1", len(got), rec.Dropped())
+	}
 }

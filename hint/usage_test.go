@@ -294,6 +294,14 @@ func TestPromptTerms(t *testing.T) {
 			t.Errorf("term %q is not a stem of the instruction (terms %v)", term, got)
 		}
 	}
+	// Whatever the prompt, its terms are ones a store keeps.
+	st := cache.NewMemory()
+	for _, p := range []string{"e\u0301mail the cafe\u0301 menu", "ping\x00 the team", "\xff\xfe send it", "post 🚀 in #launch", "tab\tseparated\u00a0words", strings.Repeat("x", 200) + " now"} {
+		ev := cache.UsageEvent{WorkspaceID: "ws", App: "a", Action: "A_X", OK: true, Terms: hint.PromptTerms(p)}
+		if err := st.RecordUsage(context.Background(), []cache.UsageEvent{ev}, cache.UsageLimits{}); err != nil {
+			t.Errorf("terms of %q refused: %v (%q)", p, err, ev.Terms)
+		}
+	}
 	if n := len(hint.PromptTerms(strings.Repeat("word"+fmt.Sprint(1)+" ", 5000))); n > cache.MaxUsageTerms {
 		t.Errorf("%d terms for a long prompt, want at most %d", n, cache.MaxUsageTerms)
 	}
