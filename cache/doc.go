@@ -30,6 +30,11 @@
 // that a sync that changes an action makes its vector stale. Package hint computes and
 // reads them for its optional semantic tier (hint.EmbedCatalog).
 //
+// Both also implement [UsageStore]: each workspace's record of use (finished tool calls
+// with the analysed terms of the requests behind them, never the requests), kept within a
+// retention window and a per-workspace cap ([UsageLimits]) and purged on demand; hint's
+// usage priors learn from it. cachetest.RunUsage is its conformance suite.
+//
 // Both stores refuse the same input: text PostgreSQL cannot hold (a NUL byte, escaped or
 // not, or bytes that are not UTF-8) is ErrInvalid anywhere in a row, schemas included, and
 // in identifiers and query strings.

@@ -44,6 +44,7 @@ type Memory struct {
 
 	plugins memPlugins // plugins, enablements and assignments (plugins_memory.go)
 	vectors memVectors // action vectors (vectors_memory.go)
+	usage   memUsage   // workspaces' records of use (usage_memory.go)
 }
 
 type classifierBox struct{ c Classifier }

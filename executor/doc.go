@@ -58,6 +58,11 @@
 // types, so a *composio.Client is a Remote as it is; the executor reads what it needs of
 // the client's errors through small interfaces (see Remote).
 //
+// A UsageRecorder is an Observer that records each finished Composio action call in its
+// workspace's record of use (package cache), with the terms of the prompt the host put in
+// the context (WithPrompt; RunStep does it), for hint's usage priors. It queues on the
+// call path and writes in batches from a goroutine of its own; Close flushes it.
+//
 // Results can be rendered for the model (Result.ForModel), for a user interface
 // (Result.ForUI) or as a standard envelope (Result.Envelope).
 package executor

@@ -134,6 +134,9 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 		maxTurns = DefaultMaxTurns
 	}
 	scope := e.cfg.Scope
+	if _, ok := promptFrom(ctx); !ok {
+		ctx = WithPrompt(ctx, step.Prompt) // what a UsageRecorder learns from
+	}
 	choice := ToolChoiceAuto
 	if step.Hints != nil {
 		req := scope.Request(step.Prompt)

@@ -62,6 +62,16 @@
 // [Identity.Request], and passes the same value as registry.Subject and executor.Scope's
 // Identity; [Request.Identity] goes the other way.
 //
+// Hints can learn from use ([Config.Usage], [UsageConfig]): for a request with a
+// workspace, two bounded features come from the workspace's record of use (package cache,
+// written by executor.UsageRecorder): how the workspace's calls of each action went, recent
+// ones weighing more and failures counting against, and how close earlier requests that led
+// to it are to the clause (the cosine of their IDF-weighted terms, [PromptTerms]). They
+// reorder the candidates the lexical ranking found and add one only when its learnt terms
+// cover much of the clause; the named-app order and the destructive gate apply to them as
+// to every candidate, and [Match.Usage] shows their share of the score. Without a record
+// or a workspace, every hint is the lexical one.
+//
 // An optional [Observer] ([Config.Observer]) sees every Build start and end, with the
 // request, the result (strategy, matched actions), the error and the time taken, for
 // metrics or tracing; a panic in it is logged and changes nothing.

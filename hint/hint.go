@@ -118,6 +118,9 @@ type Match struct {
 	Capabilities []string
 	// Params are the parameter hints given for the action (the top actions only).
 	Params []cache.Param
+	// Usage is the part of Score the workspace's record of use gave (Config.Usage): 0
+	// without priors, negative when failed calls count against the action.
+	Usage float64
 }
 
 // Limits bound the work and the size of a hint. Zero fields take the defaults noted beside
@@ -187,6 +190,9 @@ type Config struct {
 	// RerankTimeout bounds the re-ranking of one Build (reading descriptions and the
 	// Rerank call); past it the hint keeps the ranking's order. Optional. Defaults to 2s.
 	RerankTimeout time.Duration
+	// Usage turns on priors learnt from each workspace's record of use. Optional. Nil
+	// means none: every hint is what the prompt and the catalogue alone give.
+	Usage *UsageConfig
 }
 
 // Observer receives every Build, for metrics or tracing, without a tracing dependency in
@@ -222,6 +228,7 @@ type Builder struct {
 	rr            Reranker
 	rerankTop     int
 	rerankTimeout time.Duration
+	usage         *usagePriors // nil without Config.Usage
 }
 
 // New returns a Builder for cfg.
@@ -236,7 +243,8 @@ func New(cfg Config) *Builder {
 	}
 	b := &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
 		weights: w, degrade: cfg.Degrade, obs: cfg.Observer,
-		emb: cfg.Embedder, embedTimeout: cfg.EmbedTimeout, rr: cfg.Reranker, rerankTop: cfg.RerankTop, rerankTimeout: cfg.RerankTimeout}
+		emb: cfg.Embedder, embedTimeout: cfg.EmbedTimeout, rr: cfg.Reranker, rerankTop: cfg.RerankTop, rerankTimeout: cfg.RerankTimeout,
+		usage: newUsagePriors(cfg.Usage)}
 	if b.embedTimeout <= 0 {
 		b.embedTimeout = time.Second
 	}
@@ -364,9 +372,9 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 		return fmt.Errorf("action metadata: %w", err)
 	}
 	metas = filterEnabled(metas, enabled)
-	// Sources outside the lexical ranking; others join sem.src with mergeSignals.
+	// Sources outside the lexical ranking: the workspace's record of use and the semantic tier.
 	sem := b.semanticSource(ctx, st, prompt, apps, metas)
-	src := sem.src
+	src := mergeSignals(b.usageSource(ctx, st, req), sem.src)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
 		b.rank(req, prompt, apps, metas, src, res)
 	})

@@ -146,8 +146,10 @@ type ranking struct {
 	// listed first, and make the hint confident.
 	explicit []int32
 	// signals are, per clause (then per implied step), what sources outside the lexical
-	// ranking say about actions; nil when there is no source.
+	// ranking say about actions; nil when there is no source. lifts are, per clause, the
+	// actions its signals lift: a short list that spares most candidates a map lookup.
 	signals []map[string]signal
+	lifts   [][]string
 }
 
 // capObjects returns the words that say what a clause acts on, for its capabilities: its
@@ -242,13 +244,15 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		r.signals = make([]map[string]signal, len(r.clauses))
 		for ci := range r.clauses {
 			info := &r.clauses[ci]
-			var terms []string
-			for _, t := range info.c.Terms {
-				if t.Source == text.SourceWord && t.Role != text.RoleContent {
-					terms = append(terms, t.Stem)
+			r.signals[ci] = src(info.c.Text, usageTerms(info.c, nil))
+		}
+		r.lifts = make([][]string, len(r.clauses))
+		for ci, sigs := range r.signals {
+			for a, s := range sigs {
+				if s.Lift {
+					r.lifts[ci] = append(r.lifts[ci], a)
 				}
 			}
-			r.signals[ci] = src(info.c.Text, terms)
 		}
 	}
 	if len(r.table) == 0 {
@@ -576,6 +580,10 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 	from := len(sc.cands)
 	out := sc.cands
 	readClause := info.family == text.FamilyRead
+	var lifts []string // the actions outside sources lift for this clause
+	if r.lifts != nil {
+		lifts = r.lifts[r.clauseIndex(info)]
+	}
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
 		if rn.tEnd == rn.tStart {
@@ -615,8 +623,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
-			sig, hasSig := r.signal(info, m.Action)
-			lift := hasSig && sig.Lift
+			lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
 			if all == 0 && !lift {
 				continue
 			}
@@ -722,7 +729,7 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				// names counts half).
 				c.f[featAppOther] = float32(info.appStrength)
 			}
-			if hasSig {
+			if sig, ok := r.signal(info, m.Action); ok {
 				c.f[featPrior], c.f[featLearnt], c.f[featSemantic] = sig.Prior, sig.Learnt, sig.Semantic
 			}
 			c.f[featAppObject] = appObj
@@ -941,7 +948,8 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		case second == math.Inf(-1) && step == topStep:
 			second = earned(c, w, score)
 		}
-		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step}
+		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step,
+			Usage: round3(float64(c.f[featPrior])*w.v[featPrior] + float64(c.f[featLearnt])*w.v[featLearnt])}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {
 			match.Terms = append(match.Terms, r.table[bits.TrailingZeros64(mk)])
 		}
@@ -1306,30 +1314,38 @@ func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
 	return out
 }
 
+// slugOfApp reports whether an action slug starts with the app's slug and an underscore,
+// in any case.
+func slugOfApp(slug, app string) bool {
+	return len(slug) > len(app) && slug[len(app)] == '_' && strings.EqualFold(slug[:len(app)], app)
+}
+
 // signal returns the outside signal for an action in a clause.
 func (r *ranking) signal(info *clauseInfo, action string) (signal, bool) {
 	if r.signals == nil {
 		return signal{}, false
 	}
+	sig, ok := r.signals[r.clauseIndex(info)][action]
+	return sig, ok
+}
+
+// clauseIndex returns the index of info in r.clauses.
+func (r *ranking) clauseIndex(info *clauseInfo) int {
 	for ci := range r.clauses {
 		if &r.clauses[ci] == info {
-			sig, ok := r.signals[ci][action]
-			return sig, ok
+			return ci
 		}
 	}
-	return signal{}, false
+	return -1
 }
 
 // lifted returns the slugs any clause's signals lift into the candidates.
-func (r *ranking) lifted() map[string]bool {
-	var out map[string]bool
-	for _, sigs := range r.signals {
-		for a, s := range sigs {
-			if s.Lift {
-				if out == nil {
-					out = map[string]bool{}
-				}
-				out[a] = true
+func (r *ranking) lifted() []string {
+	var out []string
+	for _, l := range r.lifts {
+		for _, a := range l {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
 			}
 		}
 	}
@@ -1337,15 +1353,26 @@ func (r *ranking) lifted() map[string]bool {
 }
 
 // liftInto adds to each run's touched actions those lifted that it does not hold yet, and
-// fixes the runs' ranges in touched (which it rebuilds).
-func liftInto(runs []run, touched []int32, lifted map[string]bool, sc *scratch, metas []cache.ActionMeta) []int32 {
+// fixes the runs' ranges in touched (which it rebuilds). A lifted action is looked for in
+// the runs of the apps its slug starts with, as catalogue slugs do; one that starts with
+// no run's app is looked for in every run.
+func liftInto(runs []run, touched []int32, lifted []string, sc *scratch, metas []cache.ActionMeta) []int32 {
+	everywhere := false
+	for _, a := range lifted {
+		everywhere = everywhere || !slices.ContainsFunc(runs, func(rn run) bool { return slugOfApp(a, metas[rn.start].App) })
+	}
 	out := make([]int32, 0, len(touched)+len(lifted))
 	for ri := range runs {
 		rn := &runs[ri]
 		start := len(out)
 		out = append(out, touched[rn.tStart:rn.tEnd]...)
+		app := metas[rn.start].App
+		if !everywhere && !slices.ContainsFunc(lifted, func(a string) bool { return slugOfApp(a, app) }) {
+			rn.tStart, rn.tEnd = start, len(out)
+			continue
+		}
 		for i := rn.start; i < rn.end; i++ {
-			if lifted[metas[i].Action] && sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
+			if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 && slices.Contains(lifted, metas[i].Action) {
 				out = append(out, int32(i))
 			}
 		}

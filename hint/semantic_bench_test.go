@@ -19,7 +19,7 @@ func benchSemantic(b *testing.B, st *cache.Memory, apps []string) {
 	if _, err := hint.EmbedCatalog(context.Background(), st, emb, hint.EmbedOptions{Apps: apps, BatchSize: 512}); err != nil {
 		b.Fatal(err)
 	}
-	benchBuilder(b, hint.New(hint.Config{Embedder: emb}), st, apps)
+	benchBuildWith(b, hint.New(hint.Config{Embedder: emb}), st, hint.Request{AgentID: 1, Apps: apps})
 }
 
 // BenchmarkBuildSemanticAgent8Apps is BenchmarkBuildAgent8Apps with the semantic tier.

@@ -42,7 +42,8 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	}
 	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
-	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, b.semanticSource(ctx, st, prompt, apps, metas).src)
+	src := mergeSignals(b.usageSource(ctx, st, req), b.semanticSource(ctx, st, prompt, apps, metas).src)
+	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, src)
 	return t, nil
 }
 

@@ -5,8 +5,12 @@
 //
 //	go run ./examples/selection -catalog ../shared/catalog/composio-actions.jsonl \
 //	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json] \
-//	    [-train hint/hinteval/testdata/unseen.jsonl]
+//	    [-train hint/hinteval/testdata/unseen.jsonl] [-replay]
 //
+// -replay adds the usage replay (hinteval.Replay): for each app-grouped fold, the expected
+// actions of the other folds' prompts are recorded as one workspace's successful calls, and
+// the fold is scored without and with usage priors; it prints one line, the hit@1 gain and
+// the hit@5 change on prompts whose expected actions were never used.
 // -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
 // and the fifth is scored, for each fold; these are the figures that predict unseen apps.
 // -fit fits the weights on all the cases (and -train's) and writes them to -out; the
@@ -39,6 +43,7 @@ var (
 	missAt     int
 	explain    string
 	cv, fit    bool
+	replay     bool
 	ablate     bool
 	out, train string
 
@@ -53,6 +58,7 @@ func main() {
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	flag.StringVar(&explain, "explain", "", "print the hint and its explanations for the case with this id")
 	flag.BoolVar(&cv, "cv", false, "also run the app-grouped 5-fold cross-validation (weights fitted per fold)")
+	flag.BoolVar(&replay, "replay", false, "also run the usage replay: per app-grouped fold, the other folds' expected actions are recorded as a workspace's calls and the fold is scored with usage priors")
 	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
 	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
 	flag.BoolVar(&ablate, "ablate", false, "cross-validate once per knowledge source with its weights held at zero (slow)")
@@ -118,21 +124,20 @@ func run(catalog, eval string, misses, asJSON bool) error {
 	if ablate {
 		return runAblation(ctx, st, cases, extra)
 	}
+	if fit && replay {
+		// Only the usage weights, in the replay setting; the lexical ones stay.
+		w, frep, err := hinteval.FitUsage(ctx, st, append(slices.Clip(cases), extra...), nil, hinteval.ReplayOptions{})
+		if err != nil {
+			return err
+		}
+		return writeWeights(w, frep)
+	}
 	if fit {
 		w, frep, err := hinteval.Fit(ctx, st, append(slices.Clip(cases), extra...), hinteval.FitOptions{Config: cfg})
 		if err != nil {
 			return err
 		}
-		b, err := json.MarshalIndent(w, "", "  ")
-		if err != nil {
-			return err
-		}
-		fmt.Printf("fit: %d cases, objective %.4f (start %.4f), %d passes\n", frep.Cases, frep.Objective, frep.Start, frep.Passes)
-		if out == "" {
-			fmt.Println(string(b))
-			return nil
-		}
-		return os.WriteFile(out, append(b, '\n'), 0o644)
+		return writeWeights(w, frep)
 	}
 	rep, err := hinteval.Run(ctx, st, cases, hinteval.Options{Builder: builder})
 	if err != nil {
@@ -159,6 +164,13 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		return nil
 	}
 	rep.Print(os.Stdout)
+	if replay {
+		rr, err := hinteval.Replay(ctx, st, cases, hinteval.ReplayOptions{})
+		if err != nil {
+			return err
+		}
+		rr.Print(os.Stdout)
+	}
 	if misses {
 		fmt.Printf("\ncases with an expected action outside the top %d:\n", missAt)
 		for _, o := range rep.Outcomes {
@@ -183,6 +195,20 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// writeWeights prints what a fit did and writes the weights to -out (stdout without it).
+func writeWeights(w hint.Weights, frep hinteval.FitReport) error {
+	b, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("fit: %d cases, objective %.4f (start %.4f), %d passes\n", frep.Cases, frep.Objective, frep.Start, frep.Passes)
+	if out == "" {
+		fmt.Println(string(b))
+		return nil
+	}
+	return os.WriteFile(out, append(b, '\n'), 0o644)
 }
 
 // ablations are the knowledge sources whose contribution -ablate measures, each by the

@@ -12,7 +12,7 @@ import (
 	"github.com/toolhint/toolhint/hint"
 )
 
-// FitOptions configure Fit. It is plain data.
+// FitOptions configure Fit. It is plain data but for WorkspaceOf.
 type FitOptions struct {
 	// Start is where the search begins. Optional. Nil means hint.NeutralWeights().
 	Start *hint.Weights
@@ -30,6 +30,9 @@ type FitOptions struct {
 	// be right; the confidence threshold and margin are those that make the most hints
 	// confident while reaching it. Optional. Defaults to 0.97.
 	Precision float64
+	// WorkspaceOf, when set, gives each case's request a workspace (for usage priors,
+	// Config.Usage). Optional.
+	WorkspaceOf func(Case) string
 }
 
 // FitReport says what a fit did. It is plain data.
@@ -69,7 +72,11 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 	b := hint.New(cfg)
 	traces := make([]*hint.Trace, len(cases))
 	for i, c := range cases {
-		t, err := b.Trace(ctx, st, request(c))
+		req := request(c)
+		if opt.WorkspaceOf != nil {
+			req.WorkspaceID = opt.WorkspaceOf(c)
+		}
+		t, err := b.Trace(ctx, st, req)
 		if err != nil {
 			return w, FitReport{}, fmt.Errorf("hinteval: case %s: %w", c.ID, err)
 		}

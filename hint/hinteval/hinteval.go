@@ -133,12 +133,15 @@ type Outcome struct {
 	DestructiveListed bool
 }
 
-// Options configure a run. It is plain data.
+// Options configure a run. It is plain data but for WorkspaceOf.
 type Options struct {
 	// Builder builds the hints. Optional. Defaults to hint.New(hint.Config{}).
 	Builder *hint.Builder
 	// BaselineDepth is how many BM25 results count as listed. Optional. Defaults to 15.
 	BaselineDepth int
+	// WorkspaceOf, when set, gives each case's request a workspace (for usage priors).
+	// Optional: by default the requests have none.
+	WorkspaceOf func(Case) string
 }
 
 // Run builds the hint for every case and scores it, with the BM25 baseline beside it. Cases
@@ -164,6 +167,9 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 	var rep Report
 	for _, c := range cases {
 		req := request(c)
+		if opt.WorkspaceOf != nil {
+			req.WorkspaceID = opt.WorkspaceOf(c)
+		}
 		start := time.Now()
 		res, err := b.Build(ctx, st, req)
 		lat := time.Since(start)

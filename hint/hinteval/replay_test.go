@@ -1,0 +1,58 @@
+package hinteval_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolhint/toolhint/hint/hinteval"
+)
+
+// TestReplay runs the usage replay on the dev set: without usage its figures are Run's,
+// usage never costs the prompts whose expected actions were never used more than 0.01 of
+// hit@5, and calls of other apps alone cost held-out apps no more either.
+func TestReplay(t *testing.T) {
+	if *catalogPath == "" || *evalPath == "" {
+		t.Skip("set -catalog/-eval or TOOLHINT_CATALOG/TOOLHINT_EVAL to run the replay")
+	}
+	ctx := context.Background()
+	st, err := hinteval.LoadCatalog(ctx, *catalogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := hinteval.ReadCasesFile(*evalPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := hinteval.Replay(ctx, st, cases, hinteval.ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := hinteval.Run(ctx, st, cases, hinteval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type fig struct{ Cases, Hit1, Hit5, HitAll, MRR float64 }
+	f := func(m hinteval.Metrics) fig { return fig{float64(m.Cases), m.Hit1, m.Hit5, m.HitAll, m.MRR} }
+	if diff := cmp.Diff(f(run.Overall), f(rep.Before)); diff != "" {
+		t.Errorf("replay without usage differs from Run (-run +replay):\n%s", diff)
+	}
+	if rep.Calls == 0 || rep.NeverUsedBefore.Cases == 0 || rep.NeverUsedBefore.Cases >= rep.Before.Cases {
+		t.Errorf("replay recorded %d calls, %d of %d prompts never used: the setting is degenerate", rep.Calls, rep.NeverUsedBefore.Cases, rep.Before.Cases)
+	}
+	if c := rep.NeverUsedChange(); c < -0.01 {
+		t.Errorf("hit@5 on never-used gold changed by %.3f, want at least -0.01", c)
+	}
+	if d := rep.OtherFolds.Hit5 - rep.Before.Hit5; d < -0.01 {
+		t.Errorf("other folds' calls change held-out hit@5 by %.3f, want at least -0.01", d)
+	}
+	var buf bytes.Buffer
+	rep.Print(&buf)
+	if !strings.HasPrefix(buf.String(), "replay: hit@1 gain ") || strings.Count(buf.String(), "\n") != 1 {
+		t.Errorf("Print wrote %q, want one line starting \"replay: hit@1 gain \"", buf.String())
+	}
+	t.Log(strings.TrimSpace(buf.String()))
+}

@@ -1,0 +1,48 @@
+package hint_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/hint"
+)
+
+// A workspace that answers mail by replying in the thread: once its calls are recorded
+// (executor.UsageRecorder does it), the hint for the workspace puts the reply first.
+func ExampleConfig_usage() {
+	ctx := context.Background()
+	st, err := loadTestdata(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := cache.EnsureConnection(ctx, st, "acme", "gmail", cache.StatusActive, "ca_1"); err != nil {
+		log.Fatal(err)
+	}
+	b := hint.New(hint.Config{Usage: &hint.UsageConfig{}}) // st is the record of use too
+	req := hint.Request{WorkspaceID: "acme", Prompt: "write back to Dana about the invoice"}
+
+	res, err := b.Build(ctx, st, req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("before:", res.MatchedActions)
+
+	var calls []cache.UsageEvent
+	for _, p := range []string{"write back to Sam about the contract", "write back to the landlord about the lease"} {
+		calls = append(calls, cache.UsageEvent{WorkspaceID: "acme", App: "gmail", Action: "GMAIL_REPLY_TO_THREAD", OK: true, Terms: hint.PromptTerms(p)})
+	}
+	if err := st.RecordUsage(ctx, calls, cache.UsageLimits{}); err != nil {
+		log.Fatal(err)
+	}
+	b = hint.New(hint.Config{Usage: &hint.UsageConfig{}}) // a new Builder: the old one keeps what it read for 30s
+	res, err = b.Build(ctx, st, req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("after:", res.MatchedActions, "usage share of the first:", res.Matches[0].Usage)
+	// Output:
+	// before: [GMAIL_SEND_EMAIL GMAIL_GET_CONTACTS]
+	// after: [GMAIL_REPLY_TO_THREAD] usage share of the first: 1.57
+}
