@@ -65,8 +65,8 @@
 // Hints can learn from use ([Config.Usage], [UsageConfig]): for a request with a
 // workspace, two bounded features come from the workspace's record of use (package cache,
 // written by executor.UsageRecorder): how the workspace's calls of each action went, recent
-// ones weighing more and failures counting against, and how close earlier requests that led
-// to it are to the clause (the cosine of their IDF-weighted terms, [PromptTerms]). They
+// ones weighing more and failures counting against, and how much of the clause's term
+// weight earlier calls with the same terms ([PromptTerms]) led to it. They
 // reorder the candidates the lexical ranking found and add one only when its learnt terms
 // cover much of the clause; the named-app order and the destructive gate apply to them as
 // to every candidate, and [Match.Usage] shows their share of the score. Without a record

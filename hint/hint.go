@@ -374,9 +374,10 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	metas = filterEnabled(metas, enabled)
 	// Sources outside the lexical ranking: the workspace's record of use and the semantic tier.
 	sem := b.semanticSource(ctx, st, prompt, apps, metas)
-	src := mergeSignals(b.usageSource(ctx, st, req), sem.src)
+	usage, priors := b.usageSource(ctx, st, req)
+	src := mergeSignals(usage, sem.src)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
-		b.rank(req, prompt, apps, metas, src, res)
+		b.rank(req, prompt, apps, metas, src, priors, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list

@@ -150,6 +150,12 @@ type ranking struct {
 	// actions its signals lift: a short list that spares most candidates a map lookup.
 	signals []map[string]signal
 	lifts   [][]string
+	// priors are, by action, the workspace's decayed record with it (successes count for,
+	// failures against; in (-1, 1)), the same for every clause; nil without a record of use.
+	priors *priorTable
+	// outside holds every action any clause's signals or the priors speak of; nil with
+	// neither.
+	outside *slugSet
 }
 
 // capObjects returns the words that say what a clause acts on, for its capabilities: its
@@ -166,7 +172,6 @@ func (b *Builder) capObjects(c text.Clause, objStems []string) []string {
 // semantic search) say about one action for one clause. Each value feeds a feature of its
 // own, so that with no source every score is what the lexical ranking alone gives.
 type signal struct {
-	Prior    float32 // the workspace's decayed record with the action: successes count for, failures against; in [-1, 1]
 	Learnt   float32 // how strongly the clause's terms have led to the action before; in [0, 1]
 	Semantic float32 // similarity of the clause to the action's description; in [0, 1]
 	// Lift lets the action be a candidate although it shares no word with the clause.
@@ -178,9 +183,11 @@ type signal struct {
 // clause, before matching.
 type signalSource func(words string, terms []string) map[string]signal
 
-// rankPrepare analyses the prompt and matches it against metas.
+// rankPrepare analyses the prompt and matches it against metas. src and priors, either
+// may be nil, are what sources outside the lexical ranking say: per clause, and the
+// workspace's priors by action, for every clause.
 // sc is working memory the ranking may point into: it must outlive the ranking's use.
-func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta, sc *scratch, src signalSource) *ranking {
+func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta, sc *scratch, src signalSource, priors *priorTable) *ranking {
 	p := b.an.Prompt(prompt, apps)
 	if len(p.Clauses) == 0 || len(metas) == 0 {
 		return nil
@@ -188,7 +195,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	if len(p.Clauses) > maxClauses {
 		p.Clauses = p.Clauses[:maxClauses]
 	}
-	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(prompt, metas)}
+	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(prompt, metas), priors: priors}
 	n := len(metas)
 	sc.reset()
 	sc.slugM = grow(sc.slugM, n)
@@ -247,12 +254,22 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 			r.signals[ci] = src(info.c.Text, usageTerms(info.c, nil))
 		}
 		r.lifts = make([][]string, len(r.clauses))
+		r.outside = new(slugSet)
 		for ci, sigs := range r.signals {
 			for a, s := range sigs {
+				r.outside.add(a)
 				if s.Lift {
 					r.lifts[ci] = append(r.lifts[ci], a)
 				}
 			}
+		}
+	}
+	if priors != nil {
+		if r.outside == nil {
+			r.outside = new(slugSet)
+		}
+		for k, v := range priors.set {
+			r.outside[k] |= v
 		}
 	}
 	if len(r.table) == 0 {
@@ -581,8 +598,10 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 	out := sc.cands
 	readClause := info.family == text.FamilyRead
 	var lifts []string // the actions outside sources lift for this clause
-	if r.lifts != nil {
-		lifts = r.lifts[r.clauseIndex(info)]
+	var sigs map[string]signal
+	if r.signals != nil {
+		ci := r.clauseIndex(info)
+		lifts, sigs = r.lifts[ci], r.signals[ci]
 	}
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
@@ -623,7 +642,12 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
-			lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
+			// Whether an outside source may speak of the action, from its slug's hash.
+			outside := false
+			if r.outside != nil {
+				outside = r.outside.mayHaveHash(slugHash(m.Action))
+			}
+			lift := outside && len(lifts) > 0 && slices.Contains(lifts, m.Action)
 			if all == 0 && !lift {
 				continue
 			}
@@ -729,8 +753,13 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 				// names counts half).
 				c.f[featAppOther] = float32(info.appStrength)
 			}
-			if sig, ok := r.signal(info, m.Action); ok {
-				c.f[featPrior], c.f[featLearnt], c.f[featSemantic] = sig.Prior, sig.Learnt, sig.Semantic
+			if outside {
+				if sig, ok := sigs[m.Action]; ok {
+					c.f[featLearnt], c.f[featSemantic] = sig.Learnt, sig.Semantic
+				}
+				if r.priors != nil {
+					c.f[featPrior] = r.priors.m[m.Action]
+				}
 			}
 			c.f[featAppObject] = appObj
 			c.f[featMainObject] = mainObj
@@ -912,14 +941,15 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 }
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
-// src, when not nil, is what sources outside the lexical ranking say (see signalSource).
-func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, src signalSource, res *Result) {
+// src and priors, when not nil, are what sources outside the lexical ranking say (see
+// rankPrepare).
+func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, src signalSource, priors *priorTable, res *Result) {
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, prompt, apps, metas, sc, src)
+	r := b.rankPrepare(req, prompt, apps, metas, sc, src, priors)
 	if r == nil {
 		return
 	}
@@ -1318,15 +1348,6 @@ func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
 // in any case.
 func slugOfApp(slug, app string) bool {
 	return len(slug) > len(app) && slug[len(app)] == '_' && strings.EqualFold(slug[:len(app)], app)
-}
-
-// signal returns the outside signal for an action in a clause.
-func (r *ranking) signal(info *clauseInfo, action string) (signal, bool) {
-	if r.signals == nil {
-		return signal{}, false
-	}
-	sig, ok := r.signals[r.clauseIndex(info)][action]
-	return sig, ok
 }
 
 // clauseIndex returns the index of info in r.clauses.

@@ -227,7 +227,6 @@ func mergeSignals(a, b signalSource) signalSource {
 		}
 		for k, v := range y {
 			s := out[k]
-			s.Prior += v.Prior
 			s.Learnt += v.Learnt
 			s.Semantic += v.Semantic
 			s.Lift = s.Lift || v.Lift

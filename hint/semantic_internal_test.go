@@ -9,7 +9,7 @@ import (
 // TestMergeSignals: two sources combine feature by feature, and either may lift.
 func TestMergeSignals(t *testing.T) {
 	usage := func(words string, terms []string) map[string]signal {
-		return map[string]signal{"A": {Prior: 0.5, Learnt: 1}, "B": {Prior: -1}}
+		return map[string]signal{"A": {Learnt: 0.5}, "B": {Learnt: 1}}
 	}
 	sem := func(words string, terms []string) map[string]signal {
 		if words != "w" {
@@ -17,7 +17,7 @@ func TestMergeSignals(t *testing.T) {
 		}
 		return map[string]signal{"A": {Semantic: 0.8}, "C": {Semantic: 1, Lift: true}}
 	}
-	want := map[string]signal{"A": {Prior: 0.5, Learnt: 1, Semantic: 0.8}, "B": {Prior: -1}, "C": {Semantic: 1, Lift: true}}
+	want := map[string]signal{"A": {Learnt: 0.5, Semantic: 0.8}, "B": {Learnt: 1}, "C": {Semantic: 1, Lift: true}}
 	if diff := cmp.Diff(want, mergeSignals(usage, sem)("w", nil)); diff != "" {
 		t.Errorf("merged (-want +got):\n%s", diff)
 	}
@@ -40,7 +40,7 @@ func TestSemanticEarnsNoConfidence(t *testing.T) {
 	metas := signalFixture()
 	build := func(prompt string, src signalSource) Result {
 		var res Result
-		if r := b.rankPrepare(Request{AgentID: 1}, prompt, []string{"gmail", "todoist"}, metas, &scratch{}, src); r != nil {
+		if r := b.rankPrepare(Request{AgentID: 1}, prompt, []string{"gmail", "todoist"}, metas, &scratch{}, src, nil); r != nil {
 			b.fill(r, &b.weights, &res)
 		}
 		return res

@@ -35,14 +35,14 @@ func signalFixture() []cache.ActionMeta {
 
 func rankWith(t *testing.T, prompt string, src signalSource) []string {
 	t.Helper()
-	return resultWith(t, prompt, src).MatchedActions
+	return resultWith(t, prompt, src, nil).MatchedActions
 }
 
-func resultWith(t *testing.T, prompt string, src signalSource) Result {
+func resultWith(t *testing.T, prompt string, src signalSource, priors map[string]float32) Result {
 	t.Helper()
 	b := New(Config{})
 	metas := signalFixture()
-	r := b.rankPrepare(Request{AgentID: 1}, prompt, []string{"gmail", "todoist"}, metas, &scratch{}, src)
+	r := b.rankPrepare(Request{AgentID: 1}, prompt, []string{"gmail", "todoist"}, metas, &scratch{}, src, newPriorTable(priors))
 	var res Result
 	if r != nil {
 		b.fill(r, &b.weights, &res)
@@ -80,16 +80,14 @@ func TestSignals(t *testing.T) {
 	}
 
 	prompt = "send an email to dana"
-	base := resultWith(t, prompt, nil)
+	base := resultWith(t, prompt, nil, nil)
 	if len(base.MatchedActions) == 0 || base.MatchedActions[0] != "GMAIL_SEND_EMAIL" {
 		t.Fatalf("lexical ranking: %v", base.MatchedActions)
 	}
-	down := resultWith(t, prompt, func(string, []string) map[string]signal {
-		return map[string]signal{"GMAIL_SEND_EMAIL": {Prior: -1}}
-	})
+	down := resultWith(t, prompt, nil, map[string]float32{"GMAIL_SEND_EMAIL": -1})
 	up := resultWith(t, prompt, func(string, []string) map[string]signal {
-		return map[string]signal{"GMAIL_SEND_EMAIL": {Prior: 1, Semantic: 1}}
-	})
+		return map[string]signal{"GMAIL_SEND_EMAIL": {Semantic: 1}}
+	}, map[string]float32{"GMAIL_SEND_EMAIL": 1})
 	b0, d, u := scoreOf(base, "GMAIL_SEND_EMAIL"), scoreOf(down, "GMAIL_SEND_EMAIL"), scoreOf(up, "GMAIL_SEND_EMAIL")
 	if !(d < b0 && b0 < u) {
 		t.Errorf("GMAIL_SEND_EMAIL scores %.3f with a failing record, %.3f with none, %.3f with a good one: want increasing", d, b0, u)

@@ -42,8 +42,9 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	}
 	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
-	src := mergeSignals(b.usageSource(ctx, st, req), b.semanticSource(ctx, st, prompt, apps, metas).src)
-	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, src)
+	usage, priors := b.usageSource(ctx, st, req)
+	src := mergeSignals(usage, b.semanticSource(ctx, st, prompt, apps, metas).src)
+	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, src, priors)
 	return t, nil
 }
 

@@ -3,8 +3,8 @@ package hint
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -136,65 +136,62 @@ func newUsagePriors(cfg *UsageConfig) *usagePriors {
 // usageModel is what one workspace's record says. It is immutable once built.
 type usageModel struct {
 	at time.Time // when the record was read
-	// base holds every action with a record: its prior, and no term signal. Shared by
-	// every clause without a learnt term: the ranking only reads it.
-	base map[string]signal
-	// requests are the distinct term sets of the recorded calls, with the actions each
-	// led to; byTerm indexes them by term.
-	requests []pastRequest
-	byTerm   map[string][]int32
-	// idf is, per term, how rare it is among the requests; unseen is that of a term no
-	// request has.
+	// priors holds every action with a record and its prior: shared by every clause, the
+	// ranking only reads it.
+	priors *priorTable
+	// actions are the actions with a prior, in order of their IDs (termAction.id).
+	actions []string
+	// byTerm is, per term of the recorded calls, the actions with a prior the calls with
+	// the term led to, and how strongly (see termAction).
+	byTerm map[string][]termAction
+	// idf is, per term, how rare it is among the calls; unseen is that of a term no call
+	// had, as much as the rarest.
 	idf    map[string]float64
 	unseen float64
 }
 
-// pastRequest is one term set of a workspace's calls and where it led.
-type pastRequest struct {
-	terms []string
-	norm  float64 // the length of its IDF vector
-	// share is, per action its calls went to, the decayed net weight (successes minus
-	// failures) of those calls, over that of all its calls or 1, whichever is more; only
-	// positive shares are kept.
-	share []termAction
-}
-
+// termAction is an action calls with a term led to: the decayed net weight (successes
+// minus failures) of those calls, over that of all the calls with the term plus one, so
+// that a term seen once says less than one seen in many calls that agree. Only positive
+// shares are kept.
 type termAction struct {
-	action string
-	share  float64
+	id    uint8 // in usageModel.actions
+	share float32
 }
 
 // Bounds of a workspace's model, so that a Build's cost does not grow with the record:
-// the actions with a prior (those with the most weight), and the earlier requests a clause
-// is compared with (those sharing the most term weight with it).
+// the actions with a prior (those with the most weight), and the actions kept per term
+// (those with the largest share). minLearnt is the least term signal a clause is given.
 const (
 	maxPriorActions = 256
-	maxNeighbours   = 32
+	maxTermActions  = 16
+	minLearnt       = 0.01
 )
 
-// source returns the signal source for req, nil when there are no priors for it (no
-// workspace, no reader, an empty record) or the record could not be read (logged).
-func (b *Builder) usageSource(ctx context.Context, st Store, req Request) signalSource {
+// usageSource returns the signal source for req and the workspace's priors (shared by
+// every clause), nil when there are no priors for it (no workspace, no reader, an empty
+// record) or the record could not be read (logged).
+func (b *Builder) usageSource(ctx context.Context, st Store, req Request) (signalSource, *priorTable) {
 	u := b.usage
 	if u == nil || req.WorkspaceID == "" {
-		return nil
+		return nil, nil
 	}
 	rd := u.cfg.Reader
 	if rd == nil {
 		rd, _ = st.(UsageReader)
 		if rd == nil {
-			return nil
+			return nil, nil
 		}
 	}
 	m, err := u.model(ctx, rd, req.WorkspaceID)
 	if err != nil {
 		b.warn(ctx, req, "usage read", err)
-		return nil
+		return nil, nil
 	}
-	if m == nil || len(m.base) == 0 {
-		return nil
+	if m == nil || m.priors == nil {
+		return nil, nil
 	}
-	return m.signals
+	return m.signals, m.priors
 }
 
 // model returns the workspace's model, read anew when the kept one is older than Refresh.
@@ -229,15 +226,17 @@ func (u *usagePriors) model(ctx context.Context, rd UsageReader, ws string) (*us
 
 // buildUsageModel learns from evs, newest first. A call weighs 1/2 per HalfLife of age and
 // per HalfLifeCalls later calls. An action's prior is its net weight (successes minus
-// failures) relative to that of the workspace's most successful action, in [-1, 1].
+// failures) over its whole weight plus one, in (-1, 1): one success gives 1/2, many
+// successes approach 1, as many failures as successes give 0.
 func buildUsageModel(evs []cache.UsageEvent, now time.Time, cfg UsageConfig) *usageModel {
-	m := &usageModel{at: now, byTerm: map[string][]int32{}, idf: map[string]float64{}}
+	m := &usageModel{at: now, byTerm: map[string][]termAction{}, idf: map[string]float64{}}
 	type tally struct{ ok, failed float64 }
 	by := map[string]*tally{}
-	apps := map[string]string{} // action -> app
-	reqIndex := map[string]int{}
-	var net []map[string]float64 // per request: action -> net weight
-	var mass []float64           // per request: the weight of all its calls
+	termNet := map[string]map[string]float64{} // term -> action -> net weight
+	termMass := map[string]float64{}           // term -> weight of its calls
+	termCalls := map[string]int{}              // term -> number of its calls
+	calls := 0                                 // calls with terms
+	var terms []string
 	for pos, e := range evs {
 		age := max(now.Sub(e.At), 0)
 		w := math.Exp2(-age.Hours()/cfg.HalfLife.Hours() - float64(pos)/float64(cfg.HalfLifeCalls))
@@ -245,7 +244,6 @@ func buildUsageModel(evs []cache.UsageEvent, now time.Time, cfg UsageConfig) *us
 		if t == nil {
 			t = &tally{}
 			by[e.Action] = t
-			apps[e.Action] = e.App
 		}
 		sign := 1.0
 		if e.OK {
@@ -257,137 +255,146 @@ func buildUsageModel(evs []cache.UsageEvent, now time.Time, cfg UsageConfig) *us
 		if len(e.Terms) == 0 {
 			continue
 		}
-		terms := slices.Clone(e.Terms)
+		calls++
+		terms = append(terms[:0], e.Terms...)
 		slices.Sort(terms)
-		terms = slices.Compact(terms)
-		key := strings.Join(terms, " ")
-		ri, ok := reqIndex[key]
-		if !ok {
-			ri = len(m.requests)
-			reqIndex[key] = ri
-			m.requests = append(m.requests, pastRequest{terms: terms})
-			net, mass = append(net, map[string]float64{}), append(mass, 0)
-			for _, term := range terms {
-				m.byTerm[term] = append(m.byTerm[term], int32(ri))
+		for _, term := range slices.Compact(terms) {
+			net := termNet[term]
+			if net == nil {
+				net = map[string]float64{}
+				termNet[term] = net
 			}
+			net[e.Action] += sign * w
+			termMass[term] += w
+			termCalls[term]++
 		}
-		net[ri][e.Action] += sign * w
-		mass[ri] += w
-	}
-	n := float64(len(m.requests))
-	m.unseen = math.Log1p(2 * n)
-	for term, rs := range m.byTerm {
-		m.idf[term] = math.Log1p(n / (float64(len(rs)) + 0.5))
-	}
-	for ri := range m.requests {
-		r := &m.requests[ri]
-		for _, term := range r.terms {
-			r.norm += m.idf[term] * m.idf[term]
-		}
-		r.norm = math.Sqrt(r.norm)
-		for a, v := range net[ri] {
-			if v > 0 {
-				r.share = append(r.share, termAction{action: a, share: v / max(mass[ri], 1)})
-			}
-		}
-	}
-	appOK := map[string]float64{}
-	for a, t := range by {
-		appOK[apps[a]] += t.ok
 	}
 	actions := make([]string, 0, len(by))
 	for a := range by {
 		actions = append(actions, a)
 	}
-	if len(actions) > maxPriorActions {
-		weight := func(a string) float64 { return by[a].ok + by[a].failed }
-		slices.SortFunc(actions, func(x, y string) int {
-			if c := cmp.Compare(weight(y), weight(x)); c != 0 {
+	weight := func(a string) float64 { return by[a].ok + by[a].failed }
+	slices.SortFunc(actions, func(x, y string) int {
+		if c := cmp.Compare(weight(y), weight(x)); c != 0 {
+			return c
+		}
+		return strings.Compare(x, y)
+	})
+	m.actions = actions[:min(len(actions), maxPriorActions)]
+	ids := make(map[string]uint8, len(m.actions))
+	priors := make(map[string]float32, len(m.actions))
+	for id, a := range m.actions {
+		t := by[a]
+		ids[a] = uint8(id)
+		priors[a] = float32((t.ok - t.failed) / (t.ok + t.failed + 1))
+	}
+	n := float64(calls)
+	m.unseen = math.Log1p(n / 1.5)
+	for term, net := range termNet {
+		m.idf[term] = math.Log1p(n / (float64(termCalls[term]) + 0.5))
+		var tas []termAction
+		for a, v := range net {
+			if id, ok := ids[a]; ok && v > 0 {
+				tas = append(tas, termAction{id: id, share: float32(v / (termMass[term] + 1))})
+			}
+		}
+		if len(tas) == 0 {
+			continue
+		}
+		slices.SortFunc(tas, func(x, y termAction) int {
+			if c := cmp.Compare(y.share, x.share); c != 0 {
 				return c
 			}
-			return strings.Compare(x, y)
+			return cmp.Compare(x.id, y.id)
 		})
-		actions = actions[:maxPriorActions]
+		m.byTerm[term] = tas[:min(len(tas), maxTermActions)]
 	}
-	m.base = make(map[string]signal, len(actions))
-	for _, a := range actions {
-		t := by[a]
-		p := (t.ok - t.failed) / (appOK[apps[a]] + 1)
-		m.base[a] = signal{Prior: float32(min(max(p, -1), 1))}
-	}
+	m.priors = newPriorTable(priors)
 	return m
 }
 
-type neighbour struct {
-	ri  int32
-	sim float64
-}
-
-// signals is the model's signalSource: every recorded action's prior, and for the actions
-// earlier requests like the clause led to, how alike the closest such request is (the
-// cosine of their IDF-weighted terms) times the share of its calls that went to the
-// action. A term no request had weighs most, so a clause of new words learns little.
+// signals is the model's signalSource: for the actions the clause's terms led to before,
+// the share of the clause's term weight (IDF) they explain, each term by the share of its
+// calls that went to the action. A term no call had weighs as much as the rarest, so a
+// clause of new words learns little.
 func (m *usageModel) signals(_ string, terms []string) map[string]signal {
-	if len(terms) == 0 || len(m.requests) == 0 {
-		return m.base
-	}
-	var qnorm float64
-	var all []neighbour                  // first the dot products, then the cosines
-	at := make([]int32, len(m.requests)) // request -> 1 + its index in all; 0: none
+	var learnt [maxPriorActions]float32
+	var seen [maxPriorActions]uint8 // the IDs learnt holds, in order
+	ns := 0
+	var total float64
 	for _, t := range terms {
 		idf, ok := m.idf[t]
 		if !ok {
 			idf = m.unseen
 		}
-		qnorm += idf * idf
-		for _, ri := range m.byTerm[t] {
-			if at[ri] == 0 {
-				all = append(all, neighbour{ri: ri})
-				at[ri] = int32(len(all))
+		total += idf
+		for _, ta := range m.byTerm[t] {
+			if learnt[ta.id] == 0 {
+				seen[ns] = ta.id
+				ns++
 			}
-			all[at[ri]-1].sim += idf * idf
-		}
-	}
-	if len(all) == 0 {
-		return m.base
-	}
-	qnorm = math.Sqrt(qnorm)
-	// The closest maxNeighbours requests, kept by replacing the least of them.
-	near := make([]neighbour, 0, min(len(all), maxNeighbours))
-	least := 0
-	for _, nb := range all {
-		nb.sim /= qnorm * m.requests[nb.ri].norm
-		switch {
-		case len(near) < maxNeighbours:
-			near = append(near, nb)
-			if nb.sim < near[least].sim {
-				least = len(near) - 1
-			}
-		case nb.sim > near[least].sim:
-			near[least] = nb
-			for k := range near {
-				if near[k].sim < near[least].sim {
-					least = k
-				}
-			}
+			learnt[ta.id] += float32(idf) * ta.share
 		}
 	}
 	var out map[string]signal
-	for _, nb := range near {
-		for _, ta := range m.requests[nb.ri].share {
-			if out == nil {
-				out = maps.Clone(m.base) // a copy of the table, cheaper than inserting anew
-			}
-			s := out[ta.action]
-			if v := float32(min(nb.sim*ta.share, 1)); v > s.Learnt {
-				s.Learnt = v
-				s.Lift = v >= liftAt && s.Prior > 0
-				out[ta.action] = s
-			}
+	for _, id := range seen[:ns] {
+		v := min(learnt[id]/float32(total), 1)
+		if v < minLearnt {
+			continue
 		}
-	}
-	if out == nil {
-		return m.base
+		if out == nil {
+			out = make(map[string]signal, ns)
+		}
+		a := m.actions[id]
+		out[a] = signal{Learnt: v, Lift: v >= liftAt && m.priors.m[a] > 0}
 	}
 	return out
+}
+
+// priorTable holds priors by action, with the set of their slugs in front of the map (see
+// slugSet). It is immutable once made.
+type priorTable struct {
+	set slugSet
+	m   map[string]float32
+}
+
+// newPriorTable returns the table of m, nil when m is empty.
+func newPriorTable(m map[string]float32) *priorTable {
+	if len(m) == 0 {
+		return nil
+	}
+	t := &priorTable{m: m}
+	for a := range m {
+		t.set.add(a)
+	}
+	return t
+}
+
+// slugSet is a bit set of slug hashes: mayHaveHash is false for most slugs not added, true
+// for every slug added. Most of a request's candidates have no outside signal, and the set
+// turns most of them away at the cost of a few loads instead of a map lookup.
+type slugSet [64]uint64
+
+func (s *slugSet) add(slug string) {
+	h := slugHash(slug)
+	s[h>>6] |= 1 << (h & 63)
+}
+
+// mayHaveHash reports whether a slug of hash h (slugHash) may have been added.
+func (s *slugSet) mayHaveHash(h uint32) bool { return s[h>>6]&(1<<(h&63)) != 0 }
+
+// slugHash is a cheap 12-bit hash of a slug: its length and its last eight bytes, where
+// the actions of an app differ most, read in one load.
+func slugHash(s string) uint32 {
+	n := len(s)
+	var x uint64
+	if n >= 8 {
+		x = binary.LittleEndian.Uint64([]byte(s[n-8:]))
+	} else {
+		for i := 0; i < n; i++ {
+			x = x<<8 | uint64(s[i])
+		}
+	}
+	x = (x ^ uint64(n)) * 0x9e3779b97f4a7c15
+	return uint32(x >> 52)
 }

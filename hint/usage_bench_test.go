@@ -3,7 +3,9 @@ package hint_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
@@ -70,4 +72,47 @@ func BenchmarkBuildWorkspace8AppsUsage(b *testing.B) {
 	rec := benchUsage(b, full, 2000)
 	st := connectedStore{full, benchApps}
 	benchBuildWith(b, hint.New(hint.Config{Usage: &hint.UsageConfig{Reader: rec}}), st, hint.Request{WorkspaceID: "ws"})
+}
+
+// BenchmarkBuildWorkspace8AppsUsagePaired builds each request without and with usage
+// priors (2,000 calls of 60 actions), one after the other and reports the p50 of each and their ratio
+// (p50-ratio): the two are timed side by side, so that a shared machine's load weighs on
+// both alike. Target: p50-ratio at most 1.10.
+func BenchmarkBuildWorkspace8AppsUsagePaired(b *testing.B) {
+	full := loadFull(b)
+	rec := benchUsage(b, full, 2000)
+	st := connectedStore{full, benchApps}
+	ctx := context.Background()
+	plain, usage := hint.New(hint.Config{}), hint.New(hint.Config{Usage: &hint.UsageConfig{Reader: rec}})
+	req := hint.Request{WorkspaceID: "ws"}
+	var durs [2][]time.Duration
+	build := func(k int, bl *hint.Builder) {
+		start := time.Now()
+		_, err := bl.Build(ctx, st, req)
+		durs[k] = append(durs[k], time.Since(start))
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req.Prompt = benchPrompts[i%len(benchPrompts)]
+		if i%2 == 0 { // each goes first half the time: the second finds the caches warm
+			build(0, plain)
+			build(1, usage)
+		} else {
+			build(1, usage)
+			build(0, plain)
+		}
+	}
+	b.StopTimer()
+	var p50 [2]float64
+	for k := range durs {
+		slices.Sort(durs[k])
+		p50[k] = float64(durs[k][(len(durs[k])-1)/2].Nanoseconds())
+	}
+	b.ReportMetric(p50[0], "p50-plain-ns")
+	b.ReportMetric(p50[1], "p50-usage-ns")
+	b.ReportMetric(p50[1]/p50[0], "p50-ratio")
 }
