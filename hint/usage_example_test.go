@@ -44,5 +44,5 @@ func ExampleConfig_usage() {
 	fmt.Println("after:", res.MatchedActions, "usage share of the first:", res.Matches[0].Usage)
 	// Output:
 	// before: [GMAIL_SEND_EMAIL GMAIL_GET_CONTACTS]
-	// after: [GMAIL_REPLY_TO_THREAD] usage share of the first: 1.652
+	// after: [GMAIL_REPLY_TO_THREAD] usage share of the first: 0.699
 }
