@@ -168,6 +168,10 @@ const (
 	minLearnt       = 0.01
 )
 
+// An action's ID (termAction.id) is a uint8: this fails to compile when maxPriorActions
+// outgrows it.
+const _ = uint8(maxPriorActions - 1)
+
 // usageSource returns the signal source for req and the workspace's priors (shared by
 // every clause), nil when there are no priors for it (no workspace, no reader, an empty
 // record) or the record could not be read (logged).

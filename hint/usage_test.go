@@ -306,3 +306,37 @@ func TestPromptTerms(t *testing.T) {
 		t.Errorf("%d terms for a long prompt, want at most %d", n, cache.MaxUsageTerms)
 	}
 }
+
+// TestUsageTermsDirect: with two sibling actions used as often, each request's usage share
+// favours the one that requests sharing its words led to; a failed call takes its terms'
+// pull away and counts against.
+func TestUsageTermsDirect(t *testing.T) {
+	st := usageStore()
+	const a, b = "SLACK_SEND_MESSAGE", "SLACK_CHAT_POST_MESSAGE"
+	design, ops := "post a message to the design channel about the review", "post a message to the ops channel that the backup finished"
+	usages := func(rec *cache.Memory, prompt string) (ua, ub float64) {
+		t.Helper()
+		got := buildWith(t, usageBuilder(rec), st, hint.Request{Prompt: prompt, WorkspaceID: "ws"})
+		ma, okA := matchOf(got, a)
+		mb, okB := matchOf(got, b)
+		if !okA || !okB {
+			t.Fatalf("%q: listed %v, the test needs both %s and %s", prompt, got.MatchedActions, a, b)
+		}
+		return ma.Usage, mb.Usage
+	}
+	rec := cache.NewMemory()
+	use(t, rec, a, design, true, 3)
+	use(t, rec, b, ops, true, 3)
+	if ua, ub := usages(rec, "post a message to the design channel: the review moved to 3pm"); ua <= ub {
+		t.Errorf("design request: usage share %.3f for %s, %.3f for %s; want the first larger", ua, a, ub, b)
+	}
+	if ua, ub := usages(rec, "post a message to the ops channel: the backup failed"); ub <= ua {
+		t.Errorf("ops request: usage share %.3f for %s, %.3f for %s; want the second larger", ua, a, ub, b)
+	}
+	failing := cache.NewMemory()
+	use(t, failing, a, design, false, 3)
+	use(t, failing, b, ops, true, 3)
+	if ua, ub := usages(failing, "post a message to the design channel: the review moved to 3pm"); ua >= 0 || ub <= ua {
+		t.Errorf("after %s's calls failed: usage share %.3f for it, %.3f for %s; want it negative and below", a, ua, ub, b)
+	}
+}
