@@ -352,7 +352,12 @@ func (p *Postgres) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 }
 
 func pgInTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
-	tx, err := db.BeginTxx(ctx, nil)
+	return pgInTxOpts(ctx, db, nil, fn)
+}
+
+// pgInTxOpts is pgInTx with transaction options (nil: the defaults).
+func pgInTxOpts(ctx context.Context, db *sqlx.DB, opts *sql.TxOptions, fn func(tx *sqlx.Tx) error) error {
+	tx, err := db.BeginTxx(ctx, opts)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func normUsage(events []UsageEvent, at, cutoff time.Time) ([]UsageEvent, error) 
 		}
 		terms := make([]string, 0, min(len(e.Terms), MaxUsageTerms))
 		for _, t := range e.Terms {
-			if err := checkUsageTerm(t); err != nil {
+			if err := CheckUsageTerm(t); err != nil {
 				return nil, fmt.Errorf("%w: usage event %d: %v", ErrInvalid, i, err)
 			}
 			t = strings.ToLower(t)
@@ -133,8 +133,9 @@ func normUsage(events []UsageEvent, at, cutoff time.Time) ([]UsageEvent, error) 
 	return out, nil
 }
 
-// checkUsageTerm refuses a term that is not one short word of printable UTF-8.
-func checkUsageTerm(t string) error {
+// CheckUsageTerm refuses a term a record of use cannot keep: one that is not one short
+// word (at most MaxUsageTermLen bytes) of printable UTF-8.
+func CheckUsageTerm(t string) error {
 	if t == "" {
 		return fmt.Errorf("empty term")
 	}

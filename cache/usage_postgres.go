@@ -79,13 +79,13 @@ func (p *Postgres) Usage(ctx context.Context, workspaceID string, since time.Tim
 	if err != nil {
 		return nil, pgWrap(ctx, "usage", err)
 	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
 	out := make([]UsageEvent, len(rows))
 	for i, r := range rows {
 		out[i] = UsageEvent{WorkspaceID: r.WorkspaceID, AgentID: r.AgentID, App: r.App, Action: r.Action, OK: r.OK,
 			Terms: strings.Fields(r.Terms), At: r.At.UTC()}
-	}
-	if len(out) == 0 {
-		return nil, nil
 	}
 	return out, nil
 }

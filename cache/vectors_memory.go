@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +17,10 @@ type memVectors struct {
 	// action. viewMu lets one reader build it while the others wait.
 	view   atomic.Pointer[memVecView]
 	viewMu sync.Mutex
+	// swept is the catalogue snapshot the vectors of deleted actions were last dropped
+	// for; vectors are stored only for actions of the current snapshot, so with the same
+	// snapshot there is nothing new to drop.
+	swept *memCatalog
 }
 
 type memVecView struct {
@@ -50,10 +53,13 @@ func (m *Memory) PutVectors(ctx context.Context, model string, vs []ActionVector
 		mv.m = map[string]memVector{}
 	}
 	// Vectors of actions deleted since go too: nothing else removes them.
-	for s := range mv.m {
-		if _, ok := c.actions[s]; !ok {
-			delete(mv.m, s)
+	if mv.swept != c {
+		for s := range mv.m {
+			if _, ok := c.actions[s]; !ok {
+				delete(mv.m, s)
+			}
 		}
+		mv.swept = c
 	}
 	n := 0
 	for i, v := range vs {
@@ -77,11 +83,9 @@ func (m *Memory) Vectors(ctx context.Context, model string, apps []string) ([]Ac
 	list := c.appSlugs
 	if len(apps) > 0 {
 		var err error
-		if list, err = normAppList(apps); err != nil {
+		if list, err = normAppList(apps); err != nil { // sorted, without repeats
 			return nil, err
 		}
-		slices.Sort(list)
-		list = slices.Compact(list)
 	}
 	view := m.vectors.viewOf(c, model)
 	if len(list) == 1 {

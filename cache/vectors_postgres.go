@@ -6,8 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -17,9 +17,8 @@ import (
 // pgVectors keeps the decoded vectors of one model at one (catalogue, vector) version, so
 // that a Build reads two counters, not every vector, while nothing changes.
 type pgVectors struct {
-	mu    sync.Mutex // held while loading, so that one caller loads and the others wait
-	cur   *pgVecSet
-	curMu sync.RWMutex
+	mu  sync.Mutex // held while loading, so that one caller loads and the others wait
+	cur atomic.Pointer[pgVecSet]
 }
 
 type pgVecSet struct {
@@ -77,10 +76,9 @@ func (p *Postgres) Vectors(ctx context.Context, model string, apps []string) ([]
 	var list []string
 	if len(apps) > 0 {
 		var err error
-		if list, err = normAppList(apps); err != nil {
+		if list, err = normAppList(apps); err != nil { // sorted, without repeats
 			return nil, err
 		}
-		sort.Strings(list)
 	}
 	var cv, vv int64
 	if err := p.db.QueryRowContext(ctx, `SELECT c.version, v.version FROM catalog_version c, vector_version v`).Scan(&cv, &vv); err != nil {
@@ -97,20 +95,14 @@ func (p *Postgres) Vectors(ctx context.Context, model string, apps []string) ([]
 		list = set.apps
 	}
 	out := []ActionVector{}
-	prev := ""
 	for _, a := range list {
-		if a != prev {
-			out = append(out, set.byApp[a]...)
-		}
-		prev = a
+		out = append(out, set.byApp[a]...)
 	}
 	return out, nil
 }
 
 func (v *pgVectors) get(model string, cv, vv int64) *pgVecSet {
-	v.curMu.RLock()
-	defer v.curMu.RUnlock()
-	if s := v.cur; s != nil && s.model == model && s.catalog == cv && s.store == vv {
+	if s := v.cur.Load(); s != nil && s.model == model && s.catalog == cv && s.store == vv {
 		return s
 	}
 	return nil
@@ -125,7 +117,9 @@ func (p *Postgres) loadVectors(ctx context.Context, model string, cv, vv int64) 
 		return s, nil // another caller loaded it meanwhile
 	}
 	set := &pgVecSet{model: model, byApp: map[string][]ActionVector{}}
-	err := pgInSnapshot(ctx, p.db, func(tx *sqlx.Tx) error {
+	// One read-only snapshot for the versions and the rows.
+	snapshot := &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	err := pgInTxOpts(ctx, p.db, snapshot, func(tx *sqlx.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT c.version, v.version FROM catalog_version c, vector_version v`).Scan(&set.catalog, &set.store); err != nil {
 			return err
 		}
@@ -158,25 +152,9 @@ func (p *Postgres) loadVectors(ctx context.Context, model string, cv, vv int64) 
 		return nil, pgWrap(ctx, "vectors", err)
 	}
 	if set.catalog == cv && set.store == vv {
-		p.vecs.curMu.Lock()
-		p.vecs.cur = set
-		p.vecs.curMu.Unlock()
+		p.vecs.cur.Store(set)
 	}
 	return set, nil
-}
-
-// pgInSnapshot runs fn in a read-only, repeatable-read transaction: one snapshot for the
-// versions and the rows.
-func pgInSnapshot(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
-	tx, err := db.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() // a read-only transaction: nothing to undo
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 func encodeVector(v []float32) []byte {

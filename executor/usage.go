@@ -266,16 +266,11 @@ func (r *UsageRecorder) write(calls []usageCall) {
 		// A batch is all or nothing: one event the store refuses (a workspace ID it cannot
 		// hold) must not cost the others theirs.
 		for _, e := range evs {
-			r.record(ctx, []cache.UsageEvent{e})
+			r.failedWrite(ctx, 1, r.cfg.Store.RecordUsage(ctx, []cache.UsageEvent{e}, r.cfg.Limits))
 		}
 		return
 	}
 	r.failedWrite(ctx, len(evs), err)
-}
-
-// record writes evs, counting and logging a failure.
-func (r *UsageRecorder) record(ctx context.Context, evs []cache.UsageEvent) {
-	r.failedWrite(ctx, len(evs), r.cfg.Store.RecordUsage(ctx, evs, r.cfg.Limits))
 }
 
 // failedWrite counts and logs n calls lost to err, when err is not nil.

@@ -364,6 +364,14 @@ func (b *Builder) storeFailed(ctx context.Context, req Request, apps []string, e
 	return res, nil
 }
 
+// sources returns what the sources outside the lexical ranking say about metas for req:
+// the workspace's record of use (signals and priors) and the semantic tier.
+func (b *Builder) sources(ctx context.Context, st Store, req Request, prompt string, apps []string, metas []cache.ActionMeta) (signalSource, *priorTable, semantic) {
+	sem := b.semanticSource(ctx, st, prompt, apps, metas)
+	usage, priors := b.usageSource(ctx, st, req)
+	return mergeSignals(usage, sem.src), priors, sem
+}
+
 // rankTiers runs the tiers in order, recovering from a panic in any of them. It returns
 // the error of the action metadata read, which no tier can do without.
 func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt string, apps []string, enabled map[string]map[string]bool, res *Result) error {
@@ -372,10 +380,7 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 		return fmt.Errorf("action metadata: %w", err)
 	}
 	metas = filterEnabled(metas, enabled)
-	// Sources outside the lexical ranking: the workspace's record of use and the semantic tier.
-	sem := b.semanticSource(ctx, st, prompt, apps, metas)
-	usage, priors := b.usageSource(ctx, st, req)
-	src := mergeSignals(usage, sem.src)
+	src, priors, sem := b.sources(ctx, st, req, prompt, apps, metas)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
 		b.rank(req, prompt, apps, metas, src, priors, res)
 	})

@@ -356,7 +356,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 	found := false
 	for ci := range r.clauses {
 		info := &r.clauses[ci]
-		r.lists[ci] = b.candidates(r, info, sc, idf, b.appDescShares(r.table, info), false)
+		r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), false)
 		found = found || len(r.lists[ci]) > 0
 	}
 	if !found && !r.recipe {
@@ -365,7 +365,7 @@ func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas [
 		r.relaxed = true
 		for ci := range r.clauses {
 			info := &r.clauses[ci]
-			r.lists[ci] = b.candidates(r, info, sc, idf, b.appDescShares(r.table, info), true)
+			r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), true)
 		}
 	}
 	return r
@@ -590,8 +590,8 @@ func (b *Builder) appDescShares(table []string, info *clauseInfo) map[string]flo
 
 // candidates scores nothing: it finds the actions that may serve a clause and describes
 // each by its features.
-func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [maxTerms]float64, descShare map[string]float32, relaxed bool) []cand {
-	metas := r.metas
+func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]float64, descShare map[string]float32, relaxed bool) []cand {
+	metas, info := r.metas, &r.clauses[ci]
 	// The candidates go to the scratch's arena; earlier clauses' lists keep pointing at
 	// the array they were appended to, which a growing arena leaves untouched.
 	from := len(sc.cands)
@@ -600,7 +600,6 @@ func (b *Builder) candidates(r *ranking, info *clauseInfo, sc *scratch, idf [max
 	var lifts []string // the actions outside sources lift for this clause
 	var sigs map[string]signal
 	if r.signals != nil {
-		ci := r.clauseIndex(info)
 		lifts, sigs = r.lifts[ci], r.signals[ci]
 	}
 	for ri := range sc.runs {
@@ -1348,16 +1347,6 @@ func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
 // in any case.
 func slugOfApp(slug, app string) bool {
 	return len(slug) > len(app) && slug[len(app)] == '_' && strings.EqualFold(slug[:len(app)], app)
-}
-
-// clauseIndex returns the index of info in r.clauses.
-func (r *ranking) clauseIndex(info *clauseInfo) int {
-	for ci := range r.clauses {
-		if &r.clauses[ci] == info {
-			return ci
-		}
-	}
-	return -1
 }
 
 // lifted returns the slugs any clause's signals lift into the candidates.

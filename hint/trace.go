@@ -42,8 +42,7 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	}
 	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
-	usage, priors := b.usageSource(ctx, st, req)
-	src := mergeSignals(usage, b.semanticSource(ctx, st, prompt, apps, metas).src)
+	src, priors, _ := b.sources(ctx, st, req, prompt, apps, metas)
 	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, src, priors)
 	return t, nil
 }

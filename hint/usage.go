@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/internal/text"
@@ -104,18 +102,11 @@ func (b *Builder) PromptTerms(prompt string) []string {
 // does not hold yet: the terms a record of use keeps and usage priors match.
 func usageTerms(c text.Clause, dst []string) []string {
 	for _, t := range c.Terms {
-		if t.Source == text.SourceWord && t.Role != text.RoleContent && storableTerm(t.Stem) && !slices.Contains(dst, t.Stem) {
+		if t.Source == text.SourceWord && t.Role != text.RoleContent && cache.CheckUsageTerm(t.Stem) == nil && !slices.Contains(dst, t.Stem) {
 			dst = append(dst, t.Stem)
 		}
 	}
 	return dst
-}
-
-// storableTerm reports whether a record of use can keep t: one short word of printable
-// UTF-8 (see cache.UsageEvent).
-func storableTerm(t string) bool {
-	return t != "" && len(t) <= cache.MaxUsageTermLen && utf8.ValidString(t) &&
-		strings.IndexFunc(t, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) < 0
 }
 
 // usagePriors learns from the workspaces' records of use, keeping what it learnt for a

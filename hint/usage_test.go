@@ -106,6 +106,7 @@ func TestUsageOffIsIdentical(t *testing.T) {
 			"store is no reader": {hint.New(hint.Config{Usage: &hint.UsageConfig{}}), hint.Request{Prompt: p, WorkspaceID: "ws"}},
 			"no workspace":       {usageBuilder(full), hint.Request{Prompt: p, Apps: usageApps}},
 		} {
+			want := want // the case without a workspace compares with its own plain hint
 			got := buildWith(t, tc.b, st, tc.req)
 			if tc.req.WorkspaceID == "" {
 				want = buildWith(t, plain, st, tc.req)

@@ -72,15 +72,8 @@ func Replay(ctx context.Context, st Store, cases []Case, opt ReplayOptions) (Rep
 	if k <= 0 {
 		k = 5
 	}
-	cfg := opt.Config
-	cfg.Usage = nil
-	base := hint.New(cfg)
-	rd := newReplayReader(base, cases, k)
-	uc := opt.Usage
-	uc.Reader, uc.Refresh = rd, -1
-	cfg.Usage = &uc
-	withUsage := hint.New(cfg)
-	ws := replayStore{Store: st, apps: caseApps(cases)}
+	cfg, rd, ws := replaySetup(st, cases, opt, k)
+	base, withUsage := hint.New(opt.plain()), hint.New(cfg)
 
 	var rep ReplayReport
 	for _, cs := range rd.calls {
@@ -118,12 +111,7 @@ func FitUsage(ctx context.Context, st Store, cases []Case, start *hint.Weights, 
 	if start != nil {
 		w = *start
 	}
-	cfg := opt.Config
-	cfg.Usage = nil
-	rd := newReplayReader(hint.New(cfg), cases, max(opt.K, 1))
-	uc := opt.Usage
-	uc.Reader, uc.Refresh = rd, -1
-	cfg.Usage = &uc
+	cfg, _, ws := replaySetup(st, cases, opt, max(opt.K, 1))
 	fitted := []string{"usage_prior", "usage_terms"}
 	var freeze []string
 	for _, n := range hint.WeightNames() {
@@ -131,7 +119,6 @@ func FitUsage(ctx context.Context, st Store, cases []Case, start *hint.Weights, 
 			freeze = append(freeze, n)
 		}
 	}
-	ws := replayStore{Store: st, apps: caseApps(cases)}
 	fw, rep, err := Fit(ctx, ws, cases, FitOptions{Start: &w, Config: cfg, Freeze: freeze,
 		WorkspaceOf: func(c Case) string { return allOthers + c.ID }})
 	if err != nil {
@@ -145,6 +132,24 @@ func FitUsage(ctx context.Context, st Store, cases []Case, start *hint.Weights, 
 	return w, rep, nil
 }
 
+// plain is opt's configuration without usage priors.
+func (opt ReplayOptions) plain() hint.Config {
+	cfg := opt.Config
+	cfg.Usage = nil
+	return cfg
+}
+
+// replaySetup records cases' calls in k app-grouped folds and returns the configuration
+// that reads them, the reader, and st as the replay's workspaces see it.
+func replaySetup(st Store, cases []Case, opt ReplayOptions, k int) (hint.Config, *replayReader, replayStore) {
+	rd := newReplayReader(hint.New(opt.plain()), cases, k)
+	uc := opt.Usage
+	uc.Reader, uc.Refresh = rd, -1
+	cfg := opt.plain()
+	cfg.Usage = &uc
+	return cfg, rd, replayStore{Store: st, apps: caseApps(cases)}
+}
+
 // newReplayReader records each case's expected actions (the first of each expected group)
 // as successful calls with its prompt's terms, and splits the cases into k app-grouped
 // folds.
@@ -155,10 +160,14 @@ func newReplayReader(b *hint.Builder, cases []Case, k int) *replayReader {
 		rd.index[c.ID] = i
 		terms := b.PromptTerms(c.Prompt)
 		for _, g := range c.Expect {
-			if len(g) == 0 || appOf(g[0], c.Apps) == "" {
+			if len(g) == 0 {
 				continue
 			}
-			rd.calls[i] = append(rd.calls[i], cache.UsageEvent{WorkspaceID: c.ID, AgentID: 1, App: appOf(g[0], c.Apps),
+			app := appOf(g[0], c.Apps)
+			if app == "" {
+				continue
+			}
+			rd.calls[i] = append(rd.calls[i], cache.UsageEvent{WorkspaceID: c.ID, AgentID: 1, App: app,
 				Action: strings.ToUpper(g[0]), OK: true, Terms: terms, At: rd.at})
 		}
 	}
