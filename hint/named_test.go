@@ -2,6 +2,7 @@ package hint_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -176,4 +177,54 @@ func loadFullForTest(t *testing.T) *cache.Memory {
 		t.Fatalf("loading %s: %v", *catalogPath, err)
 	}
 	return st
+}
+
+// TestTraceConsidered: whatever the weights, a Trace lists only actions it considers; an
+// action the prompt names by slug is considered though no word leads to it.
+func TestTraceConsidered(t *testing.T) {
+	ctx := context.Background()
+	st, err := loadTestdata(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := hint.New(hint.Config{})
+	weights := []hint.Weights{hint.DefaultWeights(), hint.NeutralWeights()}
+	// Weights that list everything they can: no share of the best score, no least score.
+	weights = append(weights, hint.DefaultWeights().With("keep_ratio", 0).With("min_score", -1e9))
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 5 {
+		w := hint.NeutralWeights()
+		for _, n := range hint.FeatureNames() {
+			w = w.With(n, rnd.NormFloat64()*3)
+		}
+		weights = append(weights, w)
+	}
+	prompts := append(benchPrompts, "trash the email from the spammer", "zxqv plorb", "run GITHUB_STAR_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER now")
+	for _, p := range prompts {
+		req := hint.Request{AgentID: 1, Prompt: p, Apps: []string{"gmail", "slack", "github", "jira", "notion", "googlecalendar"}}
+		tr, err := b.Trace(ctx, st, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		considered := tr.Considered()
+		if !slices.IsSorted(considered) || len(slices.Compact(slices.Clone(considered))) != len(considered) {
+			t.Errorf("%q: Considered = %v, want sorted and each once", p, considered)
+		}
+		for wi, w := range weights {
+			listed, _ := tr.Rank(w)
+			for _, a := range listed {
+				if _, ok := slices.BinarySearch(considered, a); !ok {
+					t.Errorf("%q, weights %d: %s listed but not considered", p, wi, a)
+				}
+			}
+		}
+	}
+	// Quoted, the slug is content: no word of it leads to the action.
+	tr, err := b.Trace(ctx, st, hint.Request{AgentID: 1, Prompt: "tell #general: 'GITHUB_STAR_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER'", Apps: []string{"github", "slack"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := slices.BinarySearch(tr.Considered(), "GITHUB_STAR_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"); !ok {
+		t.Errorf("an action named by slug is not considered: %v", tr.Considered())
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/toolhint/toolhint/cache"
 )
@@ -66,6 +67,27 @@ func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
 		actions = append(actions, t.r.metas[c.i].Action)
 	})
 	return actions, actions != nil && t.r.confident(&w, first, second, app)
+}
+
+// Considered returns every action the trace can list, whatever the weights: those the
+// prompt names by slug and each clause's candidates, each once, sorted. Rank lists only
+// actions of this set, so the share of expected actions it holds bounds what any weights
+// can reach.
+func (t *Trace) Considered() []string {
+	if t.r == nil {
+		return nil
+	}
+	var out []string
+	for _, i := range t.r.explicit {
+		out = append(out, t.r.metas[i].Action)
+	}
+	for _, l := range t.r.lists {
+		for k := range l {
+			out = append(out, t.r.metas[l[k].i].Action)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Candidate is one action a clause of a traced prompt considers, with its features: one

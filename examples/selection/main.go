@@ -1,7 +1,9 @@
 // Command selection runs the action-selection benchmark: it loads a catalogue snapshot into a
 // memory store, builds the hint for every labelled prompt, and prints hit@1, hit@5, hit@all,
 // MRR, actions listed, strategies, the destructive-listed rate and latency beside a BM25
-// baseline, overall and split by kind, mode and app-set size.
+// baseline, overall and split by kind, mode and app-set size. A last line gives the candidate
+// recall (hinteval.CandidateRecall): the share of prompts whose expected actions the ranking
+// considers at all, which bounds hit@all whatever the weights.
 //
 //	go run ./examples/selection -catalog ../shared/catalog/composio-actions.jsonl \
 //	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json] \
@@ -9,8 +11,9 @@
 //
 // -replay adds the usage replay (hinteval.Replay): for each app-grouped fold, the expected
 // actions of the other folds' prompts are recorded as one workspace's successful calls, and
-// the fold is scored without and with usage priors; it prints one line, the hit@1 gain and
-// the hit@5 change on prompts whose expected actions were never used.
+// the fold is scored without and with usage priors; it prints one line, the hit@1 gain, its
+// ceiling (the prompts whose top action is wrong and whose expected action another prompt
+// used) and the hit@5 change on prompts whose expected actions were never used.
 // -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
 // and the fifth is scored, for each fold; these are the figures that predict unseen apps.
 // -fit fits the weights on all the cases (and -train's) and writes them to -out; the
@@ -164,6 +167,11 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		return nil
 	}
 	rep.Print(os.Stdout)
+	recall, err := hinteval.CandidateRecall(ctx, st, cases, hinteval.Options{Builder: builder})
+	if err != nil {
+		return err
+	}
+	recall.Print(os.Stdout)
 	if replay {
 		rr, err := hinteval.Replay(ctx, st, cases, hinteval.ReplayOptions{})
 		if err != nil {

@@ -9,6 +9,11 @@
 // is scored with weights [Fit] on the other folds only (plus, optionally, extra labelled
 // cases that do not touch the fold's apps). [Fit] fits the ranking's weights by coordinate
 // ascent; the package's shipped weights are made with it (see examples/selection -fit).
+// [CandidateRecall] reports how many cases the ranking can get right at all: those whose
+// expected actions are among the actions it considers, which no weights add to.
+//
+// [Replay] measures usage priors: what recording the other prompts' expected actions as a
+// workspace's calls does to each prompt, and the most it could do.
 //
 // testdata/unseen.jsonl is the project's own labelled set: 200 prompts written by hand from
 // the catalogue, 70% of them on apps the shared dev set never uses. It serves as extra

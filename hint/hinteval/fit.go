@@ -72,10 +72,7 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 	b := hint.New(cfg)
 	traces := make([]*hint.Trace, len(cases))
 	for i, c := range cases {
-		req := request(c)
-		if opt.WorkspaceOf != nil {
-			req.WorkspaceID = opt.WorkspaceOf(c)
-		}
+		req := request(c, opt.WorkspaceOf)
 		t, err := b.Trace(ctx, st, req)
 		if err != nil {
 			return w, FitReport{}, fmt.Errorf("hinteval: case %s: %w", c.ID, err)
@@ -135,8 +132,14 @@ func FitFolds(st Store, opt FitOptions) func(ctx context.Context, train []Case) 
 	}
 }
 
-func request(c Case) hint.Request {
-	return hint.Request{AgentID: 1, Prompt: c.Prompt, Apps: c.Apps, RecipeMode: c.Mode == "recipe"}
+// request is the hint request of a case: agent 1, the case's apps and mode, and the
+// workspace workspaceOf gives it, when set.
+func request(c Case, workspaceOf func(Case) string) hint.Request {
+	req := hint.Request{AgentID: 1, Prompt: c.Prompt, Apps: c.Apps, RecipeMode: c.Mode == "recipe"}
+	if workspaceOf != nil {
+		req.WorkspaceID = workspaceOf(c)
+	}
+	return req
 }
 
 // steps returns the values a weight is tried at around its current value.

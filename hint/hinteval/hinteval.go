@@ -166,10 +166,7 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 	}
 	var rep Report
 	for _, c := range cases {
-		req := request(c)
-		if opt.WorkspaceOf != nil {
-			req.WorkspaceID = opt.WorkspaceOf(c)
-		}
+		req := request(c, opt.WorkspaceOf)
 		start := time.Now()
 		res, err := b.Build(ctx, st, req)
 		lat := time.Since(start)
@@ -291,32 +288,13 @@ func score(os []Outcome, rk func(Outcome) []int) Metrics {
 	}
 	for _, o := range os {
 		r := rk(o)
-		g := len(r)
-		h1, h5, ha := true, true, true
-		rr := 0.0
-		for _, x := range r {
-			if x == 0 {
-				h1, h5, ha = false, false, false
-				continue
-			}
-			if x > g {
-				h1 = false
-			}
-			if x > 5 {
-				h5 = false
-			}
-			rr += 1 / float64(x)
-		}
-		if h1 {
+		h5, ha, rr := caseScore(r)
+		if hitAt1(r) {
 			m.Hit1++
 		}
-		if h5 {
-			m.Hit5++
-		}
-		if ha {
-			m.HitAll++
-		}
-		m.MRR += rr / float64(g)
+		m.Hit5 += h5
+		m.HitAll += ha
+		m.MRR += rr
 	}
 	n := float64(len(os))
 	m.Hit1 /= n
@@ -324,6 +302,17 @@ func score(os []Outcome, rk func(Outcome) []int) Metrics {
 	m.HitAll /= n
 	m.MRR /= n
 	return m
+}
+
+// hitAt1 reports whether every expected group of a case was listed within the first as
+// many places as there are groups (for one group: first).
+func hitAt1(r []int) bool {
+	for _, x := range r {
+		if x == 0 || x > len(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func mean(xs []float64) float64 {

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/hint/hinteval"
 )
@@ -74,12 +77,28 @@ func TestSelectionFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	recall, err := hinteval.CandidateRecall(ctx, st, cases, hinteval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out strings.Builder
 	out.WriteString("cross-validated (app-grouped, 5 folds):\n")
 	cv.Print(&out)
 	out.WriteString("in sample (shipped weights):\n")
 	in.Print(&out)
+	recall.Print(&out)
 	t.Logf("\n%s", out.String())
+	// Weights only order and cut the considered actions: no figure can pass the recall.
+	for _, rep := range []hinteval.Report{in, cv.Report} {
+		if rep.Overall.HitAll > recall.Overall+1e-9 {
+			t.Errorf("hit@all %.3f above the candidate recall %.3f", rep.Overall.HitAll, recall.Overall)
+		}
+	}
+	for _, o := range in.Outcomes {
+		if !slices.Contains(o.Ranks, 0) && slices.Contains(recall.Missed, o.Case.ID) {
+			t.Errorf("%s: every expected step listed, yet the recall says one was never considered", o.Case.ID)
+		}
+	}
 	checkFigures(t, "cross-validated", cv.Report, f.CrossValidated)
 	checkFigures(t, "in-sample", in, f.InSample)
 	if gap := in.Overall.Hit5 - cv.Overall.Hit5; gap > f.MaxGap {
@@ -157,11 +176,7 @@ func TestAppFolds(t *testing.T) {
 
 	// Cross-validation with a Fit that records what it was given: no training case may
 	// touch the held-out fold's apps, and extra cases are used for training only.
-	ctx := context.Background()
-	st, err := hinteval.LoadCatalog(ctx, "../../testdata/catalog/actions.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, st := context.Background(), testdataStore(t)
 	extra := []hinteval.Case{{ID: "x1", Apps: []string{"gmail"}, Expect: [][]string{{"GMAIL_X"}}}}
 	var trained [][]hinteval.Case
 	rep, err := hinteval.CrossValidate(ctx, st, cases, hinteval.CVOptions{K: 4, Extra: extra, Fit: func(_ context.Context, train []hinteval.Case) (hinteval.Options, error) {
@@ -192,11 +207,7 @@ func TestAppFolds(t *testing.T) {
 // TestFitImproves: fitting on a few cases never makes the objective worse, and the fitted
 // weights rank the cases at least as well as the start.
 func TestFitImproves(t *testing.T) {
-	ctx := context.Background()
-	st, err := hinteval.LoadCatalog(ctx, "../../testdata/catalog/actions.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, st := context.Background(), testdataStore(t)
 	cases := []hinteval.Case{
 		{ID: "a", Prompt: "send a message to #general that lunch is here", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Expect: [][]string{{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL"}}},
 		{ID: "b", Prompt: "email dana@example.com the notes", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Expect: [][]string{{"GMAIL_SEND_EMAIL"}}},
@@ -253,15 +264,24 @@ func TestReadCases(t *testing.T) {
 	}
 }
 
-func TestRunOnTestdata(t *testing.T) {
-	ctx := context.Background()
-	st, err := hinteval.LoadCatalog(ctx, "../../testdata/catalog/actions.jsonl")
+// testdataStore is a memory store holding the project's small test catalogue.
+func testdataStore(t *testing.T) *cache.Memory {
+	t.Helper()
+	st, err := hinteval.LoadCatalog(context.Background(), "../../testdata/catalog/actions.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+// slackSend is a case of the test catalogue whose expected action the prompt's words find.
+var slackSend = hinteval.Case{ID: "t1", Prompt: "send a message to #general that lunch is here", Apps: []string{"slack", "gmail"},
+	Mode: "chatbot", Kind: "named", Expect: [][]string{{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL"}}}
+
+func TestRunOnTestdata(t *testing.T) {
+	ctx, st := context.Background(), testdataStore(t)
 	cases := []hinteval.Case{
-		{ID: "t1", Prompt: "send a message to #general that lunch is here", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Kind: "named",
-			Expect: [][]string{{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL"}}},
+		slackSend,
 		{ID: "t2", Prompt: "Read the issue from the trigger.", Apps: []string{"jira", "slack"}, Mode: "recipe", Kind: "recipe",
 			Expect: [][]string{{"JIRA_GET_ISSUE"}}},
 		{ID: "t3", Prompt: "zzzz qqqq", Apps: []string{"slack"}, Mode: "recipe", Kind: "vague",
@@ -291,6 +311,34 @@ func TestRunOnTestdata(t *testing.T) {
 	rep.Print(&b)
 	if !strings.Contains(b.String(), "overall") || !strings.Contains(b.String(), "kind=recipe") {
 		t.Errorf("Print:\n%s", b.String())
+	}
+}
+
+// TestCandidateRecall: a case whose expected action shares nothing with its prompt is
+// missed, the others are not, and the shares are per kind.
+func TestCandidateRecall(t *testing.T) {
+	ctx, st := context.Background(), testdataStore(t)
+	cases := []hinteval.Case{
+		slackSend,
+		{ID: "t2", Prompt: "run SLACK_UPLOAD_FILE please", Apps: []string{"slack"}, Mode: "chatbot", Kind: "named",
+			Expect: [][]string{{"SLACK_UPLOAD_FILE"}}},
+		{ID: "t3", Prompt: "zzzz qqqq", Apps: []string{"slack"}, Mode: "chatbot", Kind: "vague",
+			Expect: [][]string{{"SLACK_UPLOAD_FILE"}}},
+		{ID: "t4", Prompt: "send a message to #general that lunch is here", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Kind: "multi",
+			Expect: [][]string{{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL"}, {"SLACK_UPLOAD_FILE"}}},
+	}
+	rep, err := hinteval.CandidateRecall(ctx, st, cases, hinteval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := hinteval.RecallReport{Cases: 4, Overall: 0.5, Kinds: map[string]float64{"named": 1, "vague": 0, "multi": 0}, Missed: []string{"t3", "t4"}}
+	if diff := cmp.Diff(want, rep); diff != "" {
+		t.Errorf("recall (-want +got):\n%s", diff)
+	}
+	var b strings.Builder
+	rep.Print(&b)
+	if !strings.HasPrefix(b.String(), "candidate recall") || !strings.Contains(b.String(), "0.500 on 4 cases") || !strings.Contains(b.String(), "vague 0.000") {
+		t.Errorf("Print wrote %q", b.String())
 	}
 }
 

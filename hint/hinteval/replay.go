@@ -40,6 +40,10 @@ type ReplayReport struct {
 	OtherFolds Metrics `json:"other_folds"`
 	// Calls is the number of calls recorded: one per expected step of each prompt.
 	Calls int `json:"calls"`
+	// Ceiling is the most hit@1 can gain: the share of prompts whose top action is wrong
+	// without usage and one of whose expected actions another prompt's calls include.
+	// Priors only ever favour actions a workspace called, so no other prompt can gain.
+	Ceiling float64 `json:"ceiling"`
 }
 
 // Gain is the change of hit@1 with usage recorded.
@@ -53,9 +57,9 @@ func (r ReplayReport) NeverUsedChange() float64 {
 
 // Print writes the report as one line.
 func (r ReplayReport) Print(w io.Writer) {
-	fmt.Fprintf(w, "replay: hit@1 gain %.3f (%.3f -> %.3f, hit@5 %.3f -> %.3f on %d prompts, %d calls; "+
+	fmt.Fprintf(w, "replay: hit@1 gain %.3f (ceiling %.3f; %.3f -> %.3f, hit@5 %.3f -> %.3f on %d prompts, %d calls; "+
 		"never-used gold: %d prompts, hit@5 %.3f -> %.3f, change %+.3f; other folds' calls only: hit@1 %.3f, hit@5 %.3f)\n",
-		r.Gain(), r.Before.Hit1, r.After.Hit1, r.Before.Hit5, r.After.Hit5, r.Before.Cases, r.Calls,
+		r.Gain(), r.Ceiling, r.Before.Hit1, r.After.Hit1, r.Before.Hit5, r.After.Hit5, r.Before.Cases, r.Calls,
 		r.NeverUsedBefore.Cases, r.NeverUsedBefore.Hit5, r.NeverUsedAfter.Hit5, r.NeverUsedChange(),
 		r.OtherFolds.Hit1, r.OtherFolds.Hit5)
 }
@@ -92,10 +96,17 @@ func Replay(ctx context.Context, st Store, cases []Case, opt ReplayOptions) (Rep
 		return ReplayReport{}, err
 	}
 	var neverBefore, neverAfter []Outcome
+	reachable := 0
 	for i, c := range cases {
-		if !rd.usedElsewhere(i, c) {
+		switch {
+		case !rd.usedElsewhere(i, c):
 			neverBefore, neverAfter = append(neverBefore, before.Outcomes[i]), append(neverAfter, after.Outcomes[i])
+		case !hitAt1(before.Outcomes[i].Ranks):
+			reachable++
 		}
+	}
+	if len(cases) > 0 {
+		rep.Ceiling = float64(reachable) / float64(len(cases))
 	}
 	rep.Before, rep.After, rep.OtherFolds = before.Overall, after.Overall, others.Overall
 	rep.NeverUsedBefore, _ = summarize(neverBefore)

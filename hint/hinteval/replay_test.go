@@ -43,6 +43,11 @@ func TestReplay(t *testing.T) {
 	if rep.Calls == 0 || rep.NeverUsedBefore.Cases == 0 || rep.NeverUsedBefore.Cases >= rep.Before.Cases {
 		t.Errorf("replay recorded %d calls, %d of %d prompts never used: the setting is degenerate", rep.Calls, rep.NeverUsedBefore.Cases, rep.Before.Cases)
 	}
+	// Priors only favour called actions: only a prompt whose expected action another
+	// prompt called can gain.
+	if rep.Ceiling <= 0 || rep.Gain() > rep.Ceiling+1e-9 {
+		t.Errorf("hit@1 gain %.3f, ceiling %.3f: want a positive ceiling no gain passes", rep.Gain(), rep.Ceiling)
+	}
 	if c := rep.NeverUsedChange(); c < -0.01 {
 		t.Errorf("hit@5 on never-used gold changed by %.3f, want at least -0.01", c)
 	}
