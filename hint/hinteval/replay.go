@@ -44,6 +44,9 @@ type ReplayReport struct {
 	// without usage and one of whose expected actions another prompt's calls include.
 	// Priors only ever favour actions a workspace called, so no other prompt can gain.
 	Ceiling float64 `json:"ceiling"`
+	// OtherFoldsCeiling is the same with only the other folds' calls recorded (the
+	// setting of OtherFolds): the prompts another fold's prompts share an action with.
+	OtherFoldsCeiling float64 `json:"other_folds_ceiling"`
 }
 
 // Gain is the change of hit@1 with usage recorded.
@@ -58,10 +61,10 @@ func (r ReplayReport) NeverUsedChange() float64 {
 // Print writes the report as one line.
 func (r ReplayReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "replay: hit@1 gain %.3f (ceiling %.3f; %.3f -> %.3f, hit@5 %.3f -> %.3f on %d prompts, %d calls; "+
-		"never-used gold: %d prompts, hit@5 %.3f -> %.3f, change %+.3f; other folds' calls only: hit@1 %.3f, hit@5 %.3f)\n",
+		"never-used gold: %d prompts, hit@5 %.3f -> %.3f, change %+.3f; other folds' calls only: hit@1 %.3f, hit@5 %.3f, ceiling %.3f)\n",
 		r.Gain(), r.Ceiling, r.Before.Hit1, r.After.Hit1, r.Before.Hit5, r.After.Hit5, r.Before.Cases, r.Calls,
 		r.NeverUsedBefore.Cases, r.NeverUsedBefore.Hit5, r.NeverUsedAfter.Hit5, r.NeverUsedChange(),
-		r.OtherFolds.Hit1, r.OtherFolds.Hit5)
+		r.OtherFolds.Hit1, r.OtherFolds.Hit5, r.OtherFoldsCeiling)
 }
 
 // Replay measures what usage priors add. Each prompt's expected actions (the first of each
@@ -96,17 +99,21 @@ func Replay(ctx context.Context, st Store, cases []Case, opt ReplayOptions) (Rep
 		return ReplayReport{}, err
 	}
 	var neverBefore, neverAfter []Outcome
-	reachable := 0
+	reachable, fromOtherFolds := 0, 0
 	for i, c := range cases {
 		switch {
-		case !rd.usedElsewhere(i, c):
+		case !rd.usedBy(c, func(j int) bool { return j != i }):
 			neverBefore, neverAfter = append(neverBefore, before.Outcomes[i]), append(neverAfter, after.Outcomes[i])
 		case !hitAt1(before.Outcomes[i].Ranks):
 			reachable++
+			if rd.usedBy(c, func(j int) bool { return rd.fold[j] != rd.fold[i] }) {
+				fromOtherFolds++
+			}
 		}
 	}
 	if len(cases) > 0 {
 		rep.Ceiling = float64(reachable) / float64(len(cases))
+		rep.OtherFoldsCeiling = float64(fromOtherFolds) / float64(len(cases))
 	}
 	rep.Before, rep.After, rep.OtherFolds = before.Overall, after.Overall, others.Overall
 	rep.NeverUsedBefore, _ = summarize(neverBefore)
@@ -226,10 +233,11 @@ func (r *replayReader) Usage(_ context.Context, workspaceID string, _ time.Time)
 	return out, nil
 }
 
-// usedElsewhere reports whether another case's calls include one of c's expected actions.
-func (r *replayReader) usedElsewhere(i int, c Case) bool {
+// usedBy reports whether the calls of a case other that keeps include one of c's expected
+// actions.
+func (r *replayReader) usedBy(c Case, other func(j int) bool) bool {
 	for j, cs := range r.calls {
-		if j == i {
+		if !other(j) {
 			continue
 		}
 		for _, e := range cs {

@@ -48,6 +48,9 @@ func TestReplay(t *testing.T) {
 	if rep.Ceiling <= 0 || rep.Gain() > rep.Ceiling+1e-9 {
 		t.Errorf("hit@1 gain %.3f, ceiling %.3f: want a positive ceiling no gain passes", rep.Gain(), rep.Ceiling)
 	}
+	if g := rep.OtherFolds.Hit1 - rep.Before.Hit1; rep.OtherFoldsCeiling > rep.Ceiling || g > rep.OtherFoldsCeiling+1e-9 {
+		t.Errorf("other folds' calls: hit@1 gain %.3f, ceiling %.3f (all calls' ceiling %.3f)", g, rep.OtherFoldsCeiling, rep.Ceiling)
+	}
 	if c := rep.NeverUsedChange(); c < -0.01 {
 		t.Errorf("hit@5 on never-used gold changed by %.3f, want at least -0.01", c)
 	}
