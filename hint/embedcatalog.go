@@ -11,7 +11,7 @@ import (
 // CatalogStore is what EmbedCatalog reads and writes: the catalogue's actions and the
 // vectors kept for them. *cache.Memory and *cache.Postgres satisfy it.
 type CatalogStore interface {
-	Actions(ctx context.Context, f cache.ActionFilter) ([]cache.Action, error)
+	cache.ActionLister
 	cache.VectorStore
 }
 

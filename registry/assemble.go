@@ -22,7 +22,7 @@ var ErrOverBudget = errors.New("registry: context over budget")
 // Resolver, plus the agent's plugins. *cache.Memory and *cache.Postgres satisfy it.
 type AssembleStore interface {
 	ResolverStore
-	Actions(ctx context.Context, f cache.ActionFilter) ([]cache.Action, error)
+	cache.ActionLister
 	AgentPlugins(ctx context.Context, agentID int64) ([]cache.PluginAssignment, error)
 	Plugin(ctx context.Context, slug string) (cache.Plugin, error)
 }

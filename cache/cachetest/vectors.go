@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,7 +200,7 @@ func testVectorsInvalid(t *testing.T, st cache.Store) {
 		vs          []cache.ActionVector
 	}{
 		{"no model", "", good},
-		{"long model", string(make([]byte, cache.MaxModelLen+1)), good},
+		{"long model", strings.Repeat("m", cache.MaxModelLen+1), good},
 		{"not finite", "m", nan},
 		{"ragged", "m", ragged},
 		{"empty vector", "m", empty},
@@ -210,8 +211,11 @@ func testVectorsInvalid(t *testing.T, st cache.Store) {
 			if _, err := vs.PutVectors(ctx, tt.model, tt.vs); !errors.Is(err, cache.ErrInvalid) {
 				t.Errorf("PutVectors = %v, want ErrInvalid", err)
 			}
-			if got := getVectors(t, vs, "m"); len(got) != 0 {
-				t.Errorf("a refused write stored %v", vectorKeys(got))
+			// Nothing is stored, under the model written nor under another.
+			for _, model := range []string{tt.model, "m"} {
+				if got := getVectors(t, vs, model); len(got) != 0 {
+					t.Errorf("a refused write stored %v under %.20q", vectorKeys(got), model)
+				}
 			}
 		})
 	}

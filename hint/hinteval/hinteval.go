@@ -87,7 +87,7 @@ func LoadCatalog(ctx context.Context, path string) (*cache.Memory, error) {
 // Store is what a run reads: what hint.Build needs, plus the actions for the BM25 baseline.
 type Store interface {
 	hint.Store
-	Actions(ctx context.Context, f cache.ActionFilter) ([]cache.Action, error)
+	cache.ActionLister
 }
 
 // Metrics are the figures of one group of cases. It is plain data.

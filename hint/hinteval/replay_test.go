@@ -6,13 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/toolhint/toolhint/hint/hinteval"
 )
 
-// TestReplay runs the usage replay on the dev set: without usage its figures are Run's,
-// usage never costs the prompts whose expected actions were never used more than 0.01 of
+// TestReplay runs the usage replay on the dev set: no gain passes its ceiling, usage never
+// costs the prompts whose expected actions were never used more than 0.01 of
 // hit@5, and calls of other apps alone cost held-out apps no more either.
 func TestReplay(t *testing.T) {
 	if *catalogPath == "" || *evalPath == "" {
@@ -31,14 +29,13 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := hinteval.Run(ctx, st, cases, hinteval.Options{})
-	if err != nil {
-		t.Fatal(err)
+	if rep.Before.Cases != len(cases) || rep.After.Cases != len(cases) {
+		t.Errorf("replay scored %d and %d of %d cases", rep.Before.Cases, rep.After.Cases, len(cases))
 	}
-	type fig struct{ Cases, Hit1, Hit5, HitAll, MRR float64 }
-	f := func(m hinteval.Metrics) fig { return fig{float64(m.Cases), m.Hit1, m.Hit5, m.HitAll, m.MRR} }
-	if diff := cmp.Diff(f(run.Overall), f(rep.Before)); diff != "" {
-		t.Errorf("replay without usage differs from Run (-run +replay):\n%s", diff)
+	// A prompt none of whose expected actions was called cannot gain: priors favour only
+	// called actions.
+	if rep.NeverUsedAfter.Hit1 > rep.NeverUsedBefore.Hit1+1e-9 {
+		t.Errorf("never-used gold: hit@1 %.3f -> %.3f, want no gain", rep.NeverUsedBefore.Hit1, rep.NeverUsedAfter.Hit1)
 	}
 	if rep.Calls == 0 || rep.NeverUsedBefore.Cases == 0 || rep.NeverUsedBefore.Cases >= rep.Before.Cases {
 		t.Errorf("replay recorded %d calls, %d of %d prompts never used: the setting is degenerate", rep.Calls, rep.NeverUsedBefore.Cases, rep.Before.Cases)
