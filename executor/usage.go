@@ -26,9 +26,7 @@ type UsageConfig struct {
 	// Catalog tells an action's app, and which calls are Composio actions (a platform tool
 	// is not recorded). Optional. Defaults to Store when it has the method, as both cache
 	// stores do; without either, NewUsageRecorder fails.
-	Catalog interface {
-		Action(ctx context.Context, slug string) (cache.Action, error)
-	}
+	Catalog cache.ActionReader
 	// Limits are the retention window and per-workspace cap the store applies. Optional.
 	Limits cache.UsageLimits
 	// Terms turns the prompt that led to a call (WithPrompt) into the terms kept. Optional.
@@ -86,9 +84,7 @@ func NewUsageRecorder(cfg UsageConfig) (*UsageRecorder, error) {
 		return nil, fmt.Errorf("%w: usage recorder without a store", ErrInvalidConfig)
 	}
 	if cfg.Catalog == nil {
-		c, ok := cfg.Store.(interface {
-			Action(ctx context.Context, slug string) (cache.Action, error)
-		})
+		c, ok := cfg.Store.(cache.ActionReader)
 		if !ok {
 			return nil, fmt.Errorf("%w: usage recorder without a catalog", ErrInvalidConfig)
 		}

@@ -31,12 +31,6 @@ type RerankCandidate struct {
 
 const maxRerankDesc = 200
 
-// actionReader is what the re-ranking reads besides Store, for descriptions: the stores
-// have it.
-type actionReader interface {
-	Action(ctx context.Context, slug string) (cache.Action, error)
-}
-
 // rerank lets Config.Reranker reorder the top actions of res when res is not confident,
 // under Config.RerankTimeout; on any failure res keeps the lexical order and says why.
 func (b *Builder) rerank(ctx context.Context, st Store, prompt string, res *Result) {
@@ -93,7 +87,8 @@ func (b *Builder) callReranker(ctx context.Context, st Store, prompt string, top
 		}
 	}()
 	cands := make([]RerankCandidate, len(top))
-	ar, _ := st.(actionReader)
+	// The descriptions come from the store when it reads actions, as both cache stores do.
+	ar, _ := st.(cache.ActionReader)
 	for i, m := range top {
 		cands[i] = RerankCandidate{Action: m.Action, App: m.App}
 		if ar == nil {
