@@ -382,7 +382,7 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	metas = filterEnabled(metas, enabled)
 	src, priors, sem := b.sources(ctx, st, req, prompt, apps, metas)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
-		b.rank(req, prompt, apps, metas, src, priors, res)
+		b.rank(req, prompt, apps, sem.prompt, metas, src, priors, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list

@@ -183,12 +183,17 @@ type signal struct {
 // clause, before matching.
 type signalSource func(words string, terms []string) map[string]signal
 
-// rankPrepare analyses the prompt and matches it against metas. src and priors, either
-// may be nil, are what sources outside the lexical ranking say: per clause, and the
+// rankPrepare analyses the prompt (or takes pre, its analysis for apps, when not nil) and
+// matches it against metas. src and priors, either may be nil, are what sources outside the lexical ranking say: per clause, and the
 // workspace's priors by action, for every clause.
 // sc is working memory the ranking may point into: it must outlive the ranking's use.
-func (b *Builder) rankPrepare(req Request, prompt string, apps []string, metas []cache.ActionMeta, sc *scratch, src signalSource, priors *priorTable) *ranking {
-	p := b.an.Prompt(prompt, apps)
+func (b *Builder) rankPrepare(req Request, prompt string, apps []string, pre *text.Prompt, metas []cache.ActionMeta, sc *scratch, src signalSource, priors *priorTable) *ranking {
+	var p text.Prompt
+	if pre != nil {
+		p = *pre
+	} else {
+		p = b.an.Prompt(prompt, apps)
+	}
 	if len(p.Clauses) == 0 || len(metas) == 0 {
 		return nil
 	}
@@ -940,15 +945,15 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 }
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
-// src and priors, when not nil, are what sources outside the lexical ranking say (see
-// rankPrepare).
-func (b *Builder) rank(req Request, prompt string, apps []string, metas []cache.ActionMeta, src signalSource, priors *priorTable, res *Result) {
+// pre, src and priors, when not nil, are the prompt's analysis and what sources outside
+// the lexical ranking say (see rankPrepare).
+func (b *Builder) rank(req Request, prompt string, apps []string, pre *text.Prompt, metas []cache.ActionMeta, src signalSource, priors *priorTable, res *Result) {
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, prompt, apps, metas, sc, src, priors)
+	r := b.rankPrepare(req, prompt, apps, pre, metas, sc, src, priors)
 	if r == nil {
 		return
 	}

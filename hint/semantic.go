@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/internal/text"
 )
 
 // Embedder turns texts into vectors, for the optional semantic tier (Config.Embedder). It is
@@ -41,6 +42,9 @@ const (
 type semantic struct {
 	src      signalSource
 	fallback string
+	// prompt is the analysis of the prompt the tier made, which the ranking reuses; nil
+	// when it made none.
+	prompt *text.Prompt
 }
 
 // semanticSource embeds the prompt's clauses (one Embed call) and compares them with the
@@ -60,6 +64,7 @@ func (b *Builder) semanticSource(ctx context.Context, st Store, prompt string, a
 		return semantic{fallback: "semantic: the store keeps no vectors"}
 	}
 	p := b.an.Prompt(prompt, apps)
+	defer func() { s.prompt = &p }() // runs before the recovery above, which drops it
 	texts := make([]string, 0, maxClauses)
 	for _, c := range p.Clauses {
 		if len(texts) == maxClauses {

@@ -43,8 +43,8 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	}
 	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
-	src, priors, _ := b.sources(ctx, st, req, prompt, apps, metas)
-	t.r = b.rankPrepare(req, prompt, apps, metas, &scratch{}, src, priors)
+	src, priors, sem := b.sources(ctx, st, req, prompt, apps, metas)
+	t.r = b.rankPrepare(req, prompt, apps, sem.prompt, metas, &scratch{}, src, priors)
 	return t, nil
 }
 
