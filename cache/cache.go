@@ -320,3 +320,8 @@ type Store interface {
 	ToolConfig(ctx context.Context, workspaceID, app string) (ToolConfig, error)
 	ToolConfigs(ctx context.Context, workspaceID string) ([]ToolConfig, error)
 }
+
+// ActionReader reads one stored action, as Store.Action does.
+type ActionReader interface {
+	Action(ctx context.Context, slug string) (Action, error)
+}

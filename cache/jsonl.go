@@ -271,11 +271,6 @@ type AppLister interface {
 	ListApps(ctx context.Context, q AppQuery) (AppPage, error)
 }
 
-// ActionReader reads one stored action, as Store.Action does.
-type ActionReader interface {
-	Action(ctx context.Context, slug string) (Action, error)
-}
-
 // ActionLister lists the stored actions, as Store.Actions does. ExportJSONL needs it.
 type ActionLister interface {
 	Actions(ctx context.Context, f ActionFilter) ([]Action, error)

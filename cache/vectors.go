@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -45,6 +48,56 @@ var (
 	_ VectorStore = (*Memory)(nil)
 	_ VectorStore = (*Postgres)(nil)
 )
+
+// maxViewVectors bounds the vectors memoised in one vecJoins (about 80 bytes each, the
+// vectors themselves being shared), as maxViewMetas does for ActionMeta.
+const maxViewVectors = 1 << 16
+
+// vecJoins memoises the Vectors results for sets of apps of one immutable per-app view of
+// the vectors (memVecView, pgVecSet), so that repeated reads for the same apps (one per
+// hint.Build) share one read-only slice instead of copying. Key: the sorted slugs joined
+// by "\x00", "" for all apps. It lives and dies with its view, which is replaced whenever
+// the vectors or the catalogue change; size bounds what it holds. Safe for concurrent use.
+type vecJoins struct {
+	m    sync.Map
+	size atomic.Int64
+}
+
+// join returns the vectors of byApp of the apps of list (sorted, without repeats; all
+// says it is every app), in that order. The result shares memory with byApp.
+func (j *vecJoins) join(byApp map[string][]ActionVector, list []string, all bool) []ActionVector {
+	if len(list) == 1 {
+		v := byApp[list[0]]
+		if v == nil {
+			return []ActionVector{}
+		}
+		return v[:len(v):len(v)]
+	}
+	key := ""
+	if !all {
+		key = strings.Join(list, "\x00")
+	}
+	if v, ok := j.m.Load(key); ok {
+		return v.([]ActionVector)
+	}
+	n := 0
+	for _, s := range list {
+		n += len(byApp[s])
+	}
+	out := make([]ActionVector, 0, n)
+	for _, s := range list {
+		out = append(out, byApp[s]...)
+	}
+	if j.size.Add(int64(n)) <= maxViewVectors {
+		if v, loaded := j.m.LoadOrStore(key, out); loaded { // another reader joined them first
+			j.size.Add(-int64(n))
+			return v.([]ActionVector)
+		}
+	} else {
+		j.size.Add(-int64(n))
+	}
+	return out
+}
 
 // checkVectors validates a PutVectors call and returns the action slugs in stored form and
 // the vectors scaled to length one.

@@ -28,6 +28,7 @@ type memVecView struct {
 	gen   uint64
 	model string
 	byApp map[string][]ActionVector
+	joins vecJoins // Vectors results for sets of apps
 }
 
 type memVector struct {
@@ -88,19 +89,7 @@ func (m *Memory) Vectors(ctx context.Context, model string, apps []string) ([]Ac
 		}
 	}
 	view := m.vectors.viewOf(c, model)
-	if len(list) == 1 {
-		v := view.byApp[list[0]]
-		return v[:len(v):len(v)], nil
-	}
-	n := 0
-	for _, s := range list {
-		n += len(view.byApp[s])
-	}
-	out := make([]ActionVector, 0, n)
-	for _, s := range list {
-		out = append(out, view.byApp[s]...)
-	}
-	return out, nil
+	return view.joins.join(view.byApp, list, len(apps) == 0), nil
 }
 
 // viewOf returns the current vectors of model per app in catalogue snapshot c.

@@ -26,6 +26,7 @@ type pgVecSet struct {
 	catalog, store int64
 	byApp          map[string][]ActionVector // each ordered by action
 	apps           []string                  // sorted
+	joins          vecJoins                  // Vectors results for sets of apps
 }
 
 // PutVectors implements VectorStore.
@@ -94,11 +95,7 @@ func (p *Postgres) Vectors(ctx context.Context, model string, apps []string) ([]
 	if list == nil {
 		list = set.apps
 	}
-	out := []ActionVector{}
-	for _, a := range list {
-		out = append(out, set.byApp[a]...)
-	}
-	return out, nil
+	return set.joins.join(set.byApp, list, len(apps) == 0), nil
 }
 
 func (v *pgVectors) get(model string, cv, vv int64) *pgVecSet {

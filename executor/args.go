@@ -108,7 +108,7 @@ func (e *Executor) injectIdentity(ctx context.Context, args json.RawMessage, p *
 		var id, why string
 		switch k {
 		case "user_id", "entity_id":
-			id, why = s.userID(), "no user is set for this agent"
+			id, why = s.ComposioUserID(), "no user is set for this agent"
 		case "connected_account_id":
 			id, why = e.connectedAccount(ctx, m, s)
 		}
@@ -145,11 +145,23 @@ func (e *Executor) connectedAccount(ctx context.Context, m map[string]json.RawMe
 	case s.WorkspaceID == "" || e.cfg.Catalog == nil:
 		return "", "there is no workspace to find the connection to " + shorten(toolkit, 64) + " in"
 	}
-	c, err := e.cfg.Catalog.Connection(ctx, s.WorkspaceID, toolkit)
-	if err != nil || c.ConnectedAccountID == "" {
+	if id = e.accountOf(ctx, s.WorkspaceID, toolkit); id == "" {
 		return "", "this workspace has no connection to " + shorten(toolkit, 64) + "; the user must connect it first"
 	}
-	return c.ConnectedAccountID, ""
+	return id, ""
+}
+
+// accountOf returns the connected account of the workspace's connection to app; "" when
+// there is no workspace, no catalogue, no connection or no account on it.
+func (e *Executor) accountOf(ctx context.Context, workspaceID, app string) string {
+	if workspaceID == "" || e.cfg.Catalog == nil {
+		return ""
+	}
+	c, err := e.cfg.Catalog.Connection(ctx, workspaceID, app)
+	if err != nil {
+		return ""
+	}
+	return c.ConnectedAccountID
 }
 
 // maxUnknownNotices bounds the notices about undeclared parameters in one result.

@@ -70,11 +70,6 @@ type Scope struct {
 	Capabilities []string
 }
 
-func (s Scope) subject() registry.Subject { return s.Identity }
-
-// userID is the Composio user the calls run as.
-func (s Scope) userID() string { return s.ComposioUserID() }
-
 // scopeKey carries the call's scope in the context tools, hooks and observers get.
 type scopeKey struct{}
 

@@ -175,7 +175,7 @@ func (e *Executor) permitted(ctx context.Context, p *prepared) (registry.Decisio
 	if e.cfg.Access == nil && e.cfg.Scope.AgentID != 0 {
 		return registry.Decision{Reason: fmt.Sprintf("no access checker is configured for agent %d", e.cfg.Scope.AgentID)}, nil
 	}
-	sub := e.cfg.Scope.subject()
+	sub := e.cfg.Scope.Identity
 	if p.tool.Kind == registry.KindAction {
 		return e.access().CheckAction(ctx, sub, p.action)
 	}

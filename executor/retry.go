@@ -147,12 +147,10 @@ func (e *Executor) invoke(ctx context.Context, st *callState, p *prepared, args 
 	if p.tool.Kind == registry.KindPlatform {
 		return p.spec.Run(ctx, args)
 	}
-	userID := st.scope.userID()
+	userID := st.scope.ComposioUserID()
 	accountID := st.connectedAccountID
-	if accountID == "" && st.scope.WorkspaceID != "" && e.cfg.Catalog != nil {
-		if c, err := e.cfg.Catalog.Connection(ctx, st.scope.WorkspaceID, p.action.App); err == nil {
-			accountID = c.ConnectedAccountID
-		}
+	if accountID == "" {
+		accountID = e.accountOf(ctx, st.scope.WorkspaceID, p.action.App)
 	}
 	if once, ok := e.cfg.Remote.(onceRemote); ok && retrying {
 		return once.ExecuteActionOnce(ctx, p.action.Slug, args, userID, accountID, p.action.Version)

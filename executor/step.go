@@ -151,7 +151,7 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 		}
 	}
 	if step.Resolver != nil {
-		r, err := step.Resolver.Resolve(ctx, scope.subject(), step.Prompt)
+		r, err := step.Resolver.Resolve(ctx, scope.Identity, step.Prompt)
 		if err != nil {
 			return res, fmt.Errorf("executor: run step: resolve: %w", err)
 		}

@@ -51,7 +51,7 @@ func (e *Executor) suggestApps(ctx context.Context) (apps []string, ok bool) {
 		return nil, false
 	}
 	acc := e.access()
-	a, err := acc.AllowedApps(ctx, e.cfg.Scope.subject())
+	a, err := acc.AllowedApps(ctx, e.cfg.Scope.Identity)
 	if err != nil {
 		return nil, false // suggest no action the agent may not be allowed
 	}
@@ -81,7 +81,7 @@ func (e *Executor) mayCall(ctx context.Context, name string) bool {
 	if e.cfg.Access == nil && e.cfg.Scope.AgentID != 0 {
 		return false
 	}
-	sub := e.cfg.Scope.subject()
+	sub := e.cfg.Scope.Identity
 	if e.cfg.Registry != nil {
 		if spec, ok := e.cfg.Registry.Get(name); ok {
 			d, err := e.access().CheckPlatform(ctx, sub, spec)

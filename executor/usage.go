@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,9 +62,7 @@ type UsageRecorder struct {
 	stop    chan struct{}
 	done    chan struct{}
 	closed  atomic.Bool
-	once    sync.Once
-	dropped atomic.Int64
-	failed  atomic.Int64
+	dropped atomic.Int64      // calls not recorded: the queue was full, or the store refused their batch
 	apps    map[string]string // slug -> app ("" for no action); the goroutine's own
 }
 
@@ -148,7 +145,7 @@ func (r *UsageRecorder) CallEnd(ctx context.Context, _ Call, res Result) {
 
 // Dropped returns the number of calls not recorded: found the queue full, or in a batch
 // the store refused.
-func (r *UsageRecorder) Dropped() int64 { return r.dropped.Load() + r.failed.Load() }
+func (r *UsageRecorder) Dropped() int64 { return r.dropped.Load() }
 
 // Flush writes the calls queued before it, returning when they are written (or their
 // write failed) or ctx is done. After Close it returns ErrClosed.
@@ -176,10 +173,9 @@ func (r *UsageRecorder) Flush(ctx context.Context) error {
 // returns when that is done or ctx is. Calls that end after Close are not recorded. It
 // may be called more than once.
 func (r *UsageRecorder) Close(ctx context.Context) error {
-	r.once.Do(func() {
-		r.closed.Store(true)
+	if r.closed.CompareAndSwap(false, true) {
 		close(r.stop)
-	})
+	}
 	select {
 	case <-r.done:
 		return nil
@@ -274,7 +270,7 @@ func (r *UsageRecorder) failedWrite(ctx context.Context, n int, err error) {
 	if err == nil {
 		return
 	}
-	r.failed.Add(int64(n))
+	r.dropped.Add(int64(n))
 	if r.cfg.Logger != nil {
 		r.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "executor: recording usage failed",
 			slog.Int("calls", n), slog.String("error", err.Error()))

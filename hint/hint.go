@@ -366,8 +366,8 @@ func (b *Builder) storeFailed(ctx context.Context, req Request, apps []string, e
 
 // sources returns what the sources outside the lexical ranking say about metas for req:
 // the workspace's record of use (signals and priors) and the semantic tier.
-func (b *Builder) sources(ctx context.Context, st Store, req Request, prompt string, apps []string, metas []cache.ActionMeta) (signalSource, *priorTable, semantic) {
-	sem := b.semanticSource(ctx, st, prompt, apps, metas)
+func (b *Builder) sources(ctx context.Context, st Store, req Request, pa *analysis, metas []cache.ActionMeta) (signalSource, *priorTable, semantic) {
+	sem := b.semanticSource(ctx, st, pa, metas)
 	usage, priors := b.usageSource(ctx, st, req)
 	return mergeSignals(usage, sem.src), priors, sem
 }
@@ -380,9 +380,10 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 		return fmt.Errorf("action metadata: %w", err)
 	}
 	metas = filterEnabled(metas, enabled)
-	src, priors, sem := b.sources(ctx, st, req, prompt, apps, metas)
+	pa := newAnalysis(prompt, apps)
+	src, priors, sem := b.sources(ctx, st, req, pa, metas)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
-		b.rank(req, prompt, apps, sem.prompt, metas, src, priors, res)
+		b.rank(req, pa, metas, src, priors, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list

@@ -455,9 +455,6 @@ func TestStoresAgreeOnFullCatalog(t *testing.T) {
 	pgCompare(t, mem, pg, cases)
 }
 
-// pgBenchApps are the eight apps of BenchmarkBuildAgent8Apps.
-var pgBenchApps = []string{"gmail", "slack", "github", "jira", "notion", "googlecalendar", "googledrive", "hubspot"}
-
 // BenchmarkBuildPostgresAgent8Apps builds hints for an agent with eight assigned apps over
 // the full shared catalogue in PostgreSQL. Target: p50 under 5 ms. Sub-benchmarks: "agent"
 // reads the assignments (two queries per Build), "agent+workspace" also the workspace's
@@ -467,7 +464,7 @@ func BenchmarkBuildPostgresAgent8Apps(b *testing.B) {
 	pgCatalogPath(b)
 	st := pgFullPostgres(b)
 	ctx := context.Background()
-	for _, app := range pgBenchApps {
+	for _, app := range agent8Apps {
 		if err := st.AssignApp(ctx, cache.Assignment{AgentID: 1, App: app, Type: "composio", Active: true}); err != nil {
 			b.Fatal(err)
 		}
@@ -481,7 +478,7 @@ func BenchmarkBuildPostgresAgent8Apps(b *testing.B) {
 	}{
 		{"agent", hint.Request{AgentID: 1}},
 		{"agent+workspace", hint.Request{AgentID: 1, WorkspaceID: "ws-bench"}},
-		{"apps", hint.Request{AgentID: 1, Apps: pgBenchApps}},
+		{"apps", hint.Request{AgentID: 1, Apps: agent8Apps}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			bl := hint.New(hint.Config{})
@@ -495,7 +492,7 @@ func BenchmarkBuildPostgresAgent8Apps(b *testing.B) {
 				start := time.Now()
 				res, err := bl.Build(ctx, st, req)
 				durs = append(durs, time.Since(start))
-				if err != nil || len(res.Apps) != len(pgBenchApps) {
+				if err != nil || len(res.Apps) != len(agent8Apps) {
 					b.Fatalf("Build: apps %v, %v", res.Apps, err)
 				}
 			}

@@ -183,24 +183,43 @@ type signal struct {
 // clause, before matching.
 type signalSource func(words string, terms []string) map[string]signal
 
-// rankPrepare analyses the prompt (or takes pre, its analysis for apps, when not nil) and
-// matches it against metas. src and priors, either may be nil, are what sources outside the lexical ranking say: per clause, and the
-// workspace's priors by action, for every clause.
-// sc is working memory the ranking may point into: it must outlive the ranking's use.
-func (b *Builder) rankPrepare(req Request, prompt string, apps []string, pre *text.Prompt, metas []cache.ActionMeta, sc *scratch, src signalSource, priors *priorTable) *ranking {
-	var p text.Prompt
-	if pre != nil {
-		p = *pre
-	} else {
-		p = b.an.Prompt(prompt, apps)
+// analysis is a request's prompt, analysed for its apps the first time a part of the
+// Build asks (the semantic tier, the ranking), its clauses capped at maxClauses. It is one
+// Build's: not safe for concurrent use.
+type analysis struct {
+	prompt string
+	apps   []string
+	done   bool
+	p      text.Prompt
+}
+
+func newAnalysis(prompt string, apps []string) *analysis {
+	return &analysis{prompt: prompt, apps: apps}
+}
+
+// get returns the analysis, made by an on the first call. A call that panics leaves it
+// to be made again.
+func (a *analysis) get(an *text.Analyzer) text.Prompt {
+	if !a.done {
+		p := an.Prompt(a.prompt, a.apps)
+		if len(p.Clauses) > maxClauses {
+			p.Clauses = p.Clauses[:maxClauses]
+		}
+		a.p, a.done = p, true
 	}
+	return a.p
+}
+
+// rankPrepare matches the analysed prompt against metas. src and priors, either may be
+// nil, are what sources outside the lexical ranking say: per clause, and the workspace's
+// priors by action, for every clause.
+// sc is working memory the ranking may point into: it must outlive the ranking's use.
+func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMeta, sc *scratch, src signalSource, priors *priorTable) *ranking {
+	p := pa.get(b.an)
 	if len(p.Clauses) == 0 || len(metas) == 0 {
 		return nil
 	}
-	if len(p.Clauses) > maxClauses {
-		p.Clauses = p.Clauses[:maxClauses]
-	}
-	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(prompt, metas), priors: priors}
+	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(pa.prompt, metas), priors: priors}
 	n := len(metas)
 	sc.reset()
 	sc.slugM = grow(sc.slugM, n)
@@ -646,12 +665,7 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
-			// Whether an outside source may speak of the action, from its slug's hash.
-			outside := false
-			if r.outside != nil {
-				outside = r.outside.mayHaveHash(slugHash(m.Action))
-			}
-			lift := outside && len(lifts) > 0 && slices.Contains(lifts, m.Action)
+			lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
 			if all == 0 && !lift {
 				continue
 			}
@@ -757,7 +771,9 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				// names counts half).
 				c.f[featAppOther] = float32(info.appStrength)
 			}
-			if outside {
+			// Whether an outside source may speak of the action, from its slug's hash: most
+			// candidates are spared the lookups.
+			if r.outside != nil && r.outside.mayHaveHash(slugHash(m.Action)) {
 				if sig, ok := sigs[m.Action]; ok {
 					c.f[featLearnt], c.f[featSemantic] = sig.Learnt, sig.Semantic
 				}
@@ -945,15 +961,15 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 }
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
-// pre, src and priors, when not nil, are the prompt's analysis and what sources outside
-// the lexical ranking say (see rankPrepare).
-func (b *Builder) rank(req Request, prompt string, apps []string, pre *text.Prompt, metas []cache.ActionMeta, src signalSource, priors *priorTable, res *Result) {
+// src and priors, when not nil, are what sources outside the lexical ranking say (see
+// rankPrepare).
+func (b *Builder) rank(req Request, pa *analysis, metas []cache.ActionMeta, src signalSource, priors *priorTable, res *Result) {
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, prompt, apps, pre, metas, sc, src, priors)
+	r := b.rankPrepare(req, pa, metas, sc, src, priors)
 	if r == nil {
 		return
 	}
@@ -964,8 +980,9 @@ func (b *Builder) rank(req Request, prompt string, apps []string, pre *text.Prom
 // fill lists the actions of r ranked with w into res.
 func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 	lim := b.limits
-	top, second, topStep := 0.0, math.Inf(-1), -1
+	ld := newLead()
 	b.list(r, w, func(c *cand, score float64, ci int) {
+		ld.see(r, w, c, score, ci)
 		m := &r.metas[c.i]
 		info := &r.clauses[ci]
 		tier := StrategyTokenFiltered
@@ -976,12 +993,6 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 			tier = StrategyCapability
 		}
 		step := r.step(ci)
-		switch {
-		case len(res.Matches) == 0:
-			top, topStep = earned(c, w, score), step
-		case second == math.Inf(-1) && step == topStep:
-			second = earned(c, w, score)
-		}
 		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step,
 			Usage: round3(float64(c.f[featPrior])*w.v[featPrior] + float64(c.f[featLearnt])*w.v[featLearnt])}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {
@@ -1004,7 +1015,7 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		return
 	}
 	res.Strategy = res.Matches[0].Tier
-	res.Confident = r.confident(w, top, second, res.Matches[0].App)
+	res.Confident = ld.confident(r, w)
 	switch {
 	case len(r.explicit) > 0:
 		res.Reason = "the request names the action"
@@ -1053,6 +1064,33 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 		n++
 		return n < lim.MaxActions
 	})
+}
+
+// lead follows, as actions are listed, the first one's earned score, step and app, and the
+// earned score of the next action of its step: what the confidence test compares.
+type lead struct {
+	first, second float64
+	step, n       int
+	app           string
+}
+
+func newLead() lead { return lead{second: math.Inf(-1), step: -1} }
+
+// see takes the next listed action.
+func (l *lead) see(r *ranking, w *Weights, c *cand, score float64, ci int) {
+	switch {
+	case l.n == 0:
+		l.first, l.step, l.app = earned(c, w, score), r.step(ci), r.metas[c.i].App
+	case l.second == math.Inf(-1) && r.step(ci) == l.step:
+		l.second = earned(c, w, score)
+	}
+	l.n++
+}
+
+// confident reports whether the listed actions earn the strong directive (see
+// ranking.confident); false when none was listed.
+func (l *lead) confident(r *ranking, w *Weights) bool {
+	return l.n > 0 && r.confident(w, l.first, l.second, l.app)
 }
 
 // confident reports whether a top action with this score earns the strong directive: it

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/toolhint/toolhint/cache"
-	"github.com/toolhint/toolhint/internal/text"
 )
 
 // Embedder turns texts into vectors, for the optional semantic tier (Config.Embedder). It is
@@ -42,15 +41,12 @@ const (
 type semantic struct {
 	src      signalSource
 	fallback string
-	// prompt is the analysis of the prompt the tier made, which the ranking reuses; nil
-	// when it made none.
-	prompt *text.Prompt
 }
 
 // semanticSource embeds the prompt's clauses (one Embed call) and compares them with the
 // stored vectors of metas' actions. It runs under Config.EmbedTimeout; whatever fails, the
 // Build goes on with the lexical ranking and the reason is returned.
-func (b *Builder) semanticSource(ctx context.Context, st Store, prompt string, apps []string, metas []cache.ActionMeta) (s semantic) {
+func (b *Builder) semanticSource(ctx context.Context, st Store, pa *analysis, metas []cache.ActionMeta) (s semantic) {
 	if b.emb == nil || len(metas) == 0 {
 		return semantic{}
 	}
@@ -63,13 +59,8 @@ func (b *Builder) semanticSource(ctx context.Context, st Store, prompt string, a
 	if !ok {
 		return semantic{fallback: "semantic: the store keeps no vectors"}
 	}
-	p := b.an.Prompt(prompt, apps)
-	defer func() { s.prompt = &p }() // runs before the recovery above, which drops it
 	texts := make([]string, 0, maxClauses)
-	for _, c := range p.Clauses {
-		if len(texts) == maxClauses {
-			break
-		}
+	for _, c := range pa.get(b.an).Clauses {
 		if !slices.Contains(texts, c.Text) {
 			texts = append(texts, c.Text)
 		}
@@ -80,7 +71,7 @@ func (b *Builder) semanticSource(ctx context.Context, st Store, prompt string, a
 	ctx, cancel := context.WithTimeout(ctx, b.embedTimeout)
 	defer cancel()
 	model := b.emb.Model()
-	vs, err := vr.Vectors(ctx, model, apps)
+	vs, err := vr.Vectors(ctx, model, pa.apps)
 	if err != nil {
 		return semantic{fallback: "semantic: reading vectors: " + err.Error()}
 	}

@@ -8,8 +8,6 @@ import (
 	"github.com/toolhint/toolhint/hint"
 )
 
-var agent8 = []string{"gmail", "slack", "github", "jira", "notion", "googlecalendar", "googledrive", "hubspot"}
-
 // benchSemantic measures Builds with the fake embedder (768 dimensions, as a small real
 // model) over st's apps, embedded first. Beside BenchmarkBuildAgent8Apps it shows what the
 // semantic tier costs in process: reading the vectors and comparing every candidate action
@@ -24,7 +22,7 @@ func benchSemantic(b *testing.B, st *cache.Memory, apps []string) {
 
 // BenchmarkBuildSemanticAgent8Apps is BenchmarkBuildAgent8Apps with the semantic tier.
 func BenchmarkBuildSemanticAgent8Apps(b *testing.B) {
-	benchSemantic(b, loadFull(b), agent8)
+	benchSemantic(b, loadFull(b), agent8Apps)
 }
 
 // BenchmarkBuildSemanticTestdata is BenchmarkBuildTestdata with the semantic tier.

@@ -24,7 +24,6 @@ type fakeEmbedder struct {
 
 	mu    sync.Mutex
 	calls int
-	texts int
 }
 
 // fakeConcepts are the fake model's concepts.
@@ -51,7 +50,6 @@ func (f *fakeEmbedder) Model() string {
 func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	f.mu.Lock()
 	f.calls++
-	f.texts += len(texts)
 	f.mu.Unlock()
 	if err := f.faults.apply(ctx, "fake embedder broke"); err != nil {
 		return nil, err
@@ -92,10 +90,11 @@ func (f faults) apply(ctx context.Context, panicMsg string) error {
 	return nil
 }
 
-func (f *fakeEmbedder) stats() (calls, texts int) {
+// embedCalls returns how many times Embed was called.
+func (f *fakeEmbedder) embedCalls() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.calls, f.texts
+	return f.calls
 }
 
 func fakeVector(text string, pad int) []float32 {

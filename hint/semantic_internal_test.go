@@ -40,7 +40,7 @@ func TestSemanticEarnsNoConfidence(t *testing.T) {
 	metas := signalFixture()
 	build := func(prompt string, src signalSource) Result {
 		var res Result
-		if r := b.rankPrepare(Request{AgentID: 1}, prompt, []string{"gmail", "todoist"}, nil, metas, &scratch{}, src, nil); r != nil {
+		if r := b.rankPrepare(Request{AgentID: 1}, newAnalysis(prompt, []string{"gmail", "todoist"}), metas, &scratch{}, src, nil); r != nil {
 			b.fill(r, &b.weights, &res)
 		}
 		return res

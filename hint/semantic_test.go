@@ -49,7 +49,7 @@ func TestSemanticLifts(t *testing.T) {
 	if slices.Contains(lex.MatchedActions, "TODOIST_CREATE_TASK") {
 		t.Fatalf("the lexical ranking finds TODOIST_CREATE_TASK for %q (%v): the test needs a prompt it misses", vaguePrompt, lex.MatchedActions)
 	}
-	calls, _ := emb.stats()
+	calls := emb.embedCalls()
 	res, err := semantic.Build(ctx, st, req)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestSemanticLifts(t *testing.T) {
 	if !res.Semantic || len(res.Fallbacks) != 0 || res.Confident {
 		t.Errorf("Semantic %v, Fallbacks %v, Confident %v: want used, none, not confident", res.Semantic, res.Fallbacks, res.Confident)
 	}
-	if after, _ := emb.stats(); after-calls != 1 {
+	if after := emb.embedCalls(); after-calls != 1 {
 		t.Errorf("Build made %d Embed calls, want 1", after-calls)
 	}
 

@@ -3,7 +3,6 @@ package hint
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/toolhint/toolhint/cache"
@@ -43,8 +42,9 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	}
 	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
-	src, priors, sem := b.sources(ctx, st, req, prompt, apps, metas)
-	t.r = b.rankPrepare(req, prompt, apps, sem.prompt, metas, &scratch{}, src, priors)
+	pa := newAnalysis(prompt, apps)
+	src, priors, _ := b.sources(ctx, st, req, pa, metas)
+	t.r = b.rankPrepare(req, pa, metas, &scratch{}, src, priors)
 	return t, nil
 }
 
@@ -54,19 +54,12 @@ func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
 	if t.r == nil {
 		return nil, false
 	}
-	first, second := -1.0, math.Inf(-1)
-	firstStep := -1
-	var app string
+	ld := newLead()
 	t.b.list(t.r, &w, func(c *cand, score float64, ci int) {
-		switch {
-		case actions == nil:
-			first, app, firstStep = earned(c, &w, score), t.r.metas[c.i].App, t.r.step(ci)
-		case second == math.Inf(-1) && t.r.step(ci) == firstStep:
-			second = earned(c, &w, score)
-		}
+		ld.see(t.r, &w, c, score, ci)
 		actions = append(actions, t.r.metas[c.i].Action)
 	})
-	return actions, actions != nil && t.r.confident(&w, first, second, app)
+	return actions, ld.confident(t.r, &w)
 }
 
 // Considered returns every action the trace can list, whatever the weights: those the

@@ -11,8 +11,6 @@ import (
 	"github.com/toolhint/toolhint/hint"
 )
 
-var benchApps = []string{"gmail", "slack", "github", "jira", "notion", "googlecalendar", "googledrive", "hubspot"}
-
 // connectedStore is a store whose every workspace has apps connected.
 type connectedStore struct {
 	*cache.Memory
@@ -32,7 +30,7 @@ func (s connectedStore) Connections(_ context.Context, ws string, _ ...cache.Con
 // leading to the other actions.
 func benchUsage(b *testing.B, st *cache.Memory, n int) *cache.Memory {
 	ctx := context.Background()
-	metas, err := st.ActionMeta(ctx, benchApps)
+	metas, err := st.ActionMeta(ctx, agent8Apps)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,7 +58,7 @@ func benchUsage(b *testing.B, st *cache.Memory, n int) *cache.Memory {
 // BenchmarkBuildWorkspace8Apps is BenchmarkBuildAgent8Apps for a workspace, without usage
 // priors: the baseline of BenchmarkBuildWorkspace8AppsUsage.
 func BenchmarkBuildWorkspace8Apps(b *testing.B) {
-	st := connectedStore{loadFull(b), benchApps}
+	st := connectedStore{loadFull(b), agent8Apps}
 	benchBuildWith(b, hint.New(hint.Config{}), st, hint.Request{WorkspaceID: "ws"})
 }
 
@@ -70,7 +68,7 @@ func BenchmarkBuildWorkspace8Apps(b *testing.B) {
 func BenchmarkBuildWorkspace8AppsUsage(b *testing.B) {
 	full := loadFull(b)
 	rec := benchUsage(b, full, 2000)
-	st := connectedStore{full, benchApps}
+	st := connectedStore{full, agent8Apps}
 	benchBuildWith(b, hint.New(hint.Config{Usage: &hint.UsageConfig{Reader: rec}}), st, hint.Request{WorkspaceID: "ws"})
 }
 
@@ -81,7 +79,7 @@ func BenchmarkBuildWorkspace8AppsUsage(b *testing.B) {
 func BenchmarkBuildWorkspace8AppsUsagePaired(b *testing.B) {
 	full := loadFull(b)
 	rec := benchUsage(b, full, 2000)
-	st := connectedStore{full, benchApps}
+	st := connectedStore{full, agent8Apps}
 	ctx := context.Background()
 	plain, usage := hint.New(hint.Config{}), hint.New(hint.Config{Usage: &hint.UsageConfig{Reader: rec}})
 	req := hint.Request{WorkspaceID: "ws"}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -57,10 +58,7 @@ func TestSelectionFloor(t *testing.T) {
 		t.Fatalf("floor.json: %v", err)
 	}
 	ctx := context.Background()
-	st, err := hinteval.LoadCatalog(ctx, *catalogPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := catalogStore(t, *catalogPath)
 	cases, err := hinteval.ReadCasesFile(*evalPath)
 	if err != nil {
 		t.Fatal(err)
@@ -264,15 +262,28 @@ func TestReadCases(t *testing.T) {
 	}
 }
 
-// testdataStore is a memory store holding the project's small test catalogue.
-func testdataStore(t *testing.T) *cache.Memory {
+// catalogs holds, by path, each catalogue file the tests load, loaded once: the tests
+// only read the stores.
+var catalogs sync.Map // path -> func() (*cache.Memory, error)
+
+// catalogStore returns a memory store holding the catalogue at path.
+func catalogStore(t *testing.T, path string) *cache.Memory {
 	t.Helper()
-	st, err := hinteval.LoadCatalog(context.Background(), "../../testdata/catalog/actions.jsonl")
+	load, _ := catalogs.LoadOrStore(path, sync.OnceValues(func() (*cache.Memory, error) {
+		return hinteval.LoadCatalog(context.Background(), path)
+	}))
+	st, err := load.(func() (*cache.Memory, error))()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
 }
+
+// testCatalog is the project's small test catalogue.
+const testCatalog = "../../testdata/catalog/actions.jsonl"
+
+// testdataStore is a memory store holding the project's small test catalogue.
+func testdataStore(t *testing.T) *cache.Memory { return catalogStore(t, testCatalog) }
 
 // slackSend is a case of the test catalogue whose expected action the prompt's words find.
 var slackSend = hinteval.Case{ID: "t1", Prompt: "send a message to #general that lunch is here", Apps: []string{"slack", "gmail"},

@@ -49,7 +49,7 @@ func lexicalOf(rep hinteval.Report) lexicalFigures {
 func TestLexicalUnchanged(t *testing.T) {
 	ctx := context.Background()
 	type set struct{ name, catalog, cases string }
-	sets := []set{{"project", "../../testdata/catalog/actions.jsonl", projectCases}}
+	sets := []set{{"project", testCatalog, projectCases}}
 	if *catalogPath != "" && *evalPath != "" {
 		sets = append(sets, set{"dev", *catalogPath, *evalPath}, set{"project-full", *catalogPath, projectCases})
 	}
@@ -65,10 +65,7 @@ func TestLexicalUnchanged(t *testing.T) {
 	}
 	got := map[string]lexicalFigures{}
 	for _, s := range sets {
-		st, err := hinteval.LoadCatalog(ctx, s.catalog)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := catalogStore(t, s.catalog)
 		cases, err := hinteval.ReadCasesFile(s.cases)
 		if err != nil {
 			t.Fatal(err)

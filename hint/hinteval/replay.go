@@ -75,11 +75,7 @@ func (r ReplayReport) Print(w io.Writer) {
 // included: a workspace uses the same apps again); and with only the other folds' calls,
 // whose apps are not the fold's. A prompt's own calls are never in its workspace.
 func Replay(ctx context.Context, st Store, cases []Case, opt ReplayOptions) (ReplayReport, error) {
-	k := opt.K
-	if k <= 0 {
-		k = 5
-	}
-	cfg, rd, ws := replaySetup(st, cases, opt, k)
+	cfg, rd, ws := replaySetup(st, cases, opt)
 	base, withUsage := hint.New(opt.plain()), hint.New(cfg)
 
 	var rep ReplayReport
@@ -129,7 +125,7 @@ func FitUsage(ctx context.Context, st Store, cases []Case, start *hint.Weights, 
 	if start != nil {
 		w = *start
 	}
-	cfg, _, ws := replaySetup(st, cases, opt, max(opt.K, 1))
+	cfg, _, ws := replaySetup(st, cases, opt)
 	fitted := []string{"usage_prior", "usage_terms"}
 	var freeze []string
 	for _, n := range hint.WeightNames() {
@@ -157,10 +153,14 @@ func (opt ReplayOptions) plain() hint.Config {
 	return cfg
 }
 
-// replaySetup records cases' calls in k app-grouped folds and returns the configuration
-// that reads them, the reader, and st as the replay's workspaces see it.
-func replaySetup(st Store, cases []Case, opt ReplayOptions, k int) (hint.Config, *replayReader, replayStore) {
-	rd := newReplayReader(hint.New(opt.plain()), cases, k)
+// replaySetup records cases' calls in opt.K app-grouped folds and returns the
+// configuration that reads them, the reader, and st as the replay's workspaces see it.
+func replaySetup(st Store, cases []Case, opt ReplayOptions) (hint.Config, *replayReader, replayStore) {
+	k := opt.K
+	if k <= 0 {
+		k = 5
+	}
+	rd := newReplayReader(cases, k)
 	uc := opt.Usage
 	uc.Reader, uc.Refresh = rd, -1
 	cfg := opt.plain()
@@ -171,12 +171,12 @@ func replaySetup(st Store, cases []Case, opt ReplayOptions, k int) (hint.Config,
 // newReplayReader records each case's expected actions (the first of each expected group)
 // as successful calls with its prompt's terms, and splits the cases into k app-grouped
 // folds.
-func newReplayReader(b *hint.Builder, cases []Case, k int) *replayReader {
+func newReplayReader(cases []Case, k int) *replayReader {
 	_, of := AppFolds(cases, k)
 	rd := &replayReader{at: time.Now(), calls: make([][]cache.UsageEvent, len(cases)), fold: of, index: map[string]int{}}
 	for i, c := range cases {
 		rd.index[c.ID] = i
-		terms := b.PromptTerms(c.Prompt)
+		terms := hint.PromptTerms(c.Prompt)
 		for _, g := range c.Expect {
 			if len(g) == 0 {
 				continue

@@ -17,10 +17,7 @@ func TestReplay(t *testing.T) {
 		t.Skip("set -catalog/-eval or TOOLHINT_CATALOG/TOOLHINT_EVAL to run the replay")
 	}
 	ctx := context.Background()
-	st, err := hinteval.LoadCatalog(ctx, *catalogPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := catalogStore(t, *catalogPath)
 	cases, err := hinteval.ReadCasesFile(*evalPath)
 	if err != nil {
 		t.Fatal(err)
@@ -45,8 +42,8 @@ func TestReplay(t *testing.T) {
 	if rep.Ceiling <= 0 || rep.Gain() > rep.Ceiling+1e-9 {
 		t.Errorf("hit@1 gain %.3f, ceiling %.3f: want a positive ceiling no gain passes", rep.Gain(), rep.Ceiling)
 	}
-	if g := rep.OtherFolds.Hit1 - rep.Before.Hit1; rep.OtherFoldsCeiling > rep.Ceiling || g > rep.OtherFoldsCeiling+1e-9 {
-		t.Errorf("other folds' calls: hit@1 gain %.3f, ceiling %.3f (all calls' ceiling %.3f)", g, rep.OtherFoldsCeiling, rep.Ceiling)
+	if g := rep.OtherFolds.Hit1 - rep.Before.Hit1; g > rep.OtherFoldsCeiling+1e-9 {
+		t.Errorf("other folds' calls: hit@1 gain %.3f, ceiling %.3f", g, rep.OtherFoldsCeiling)
 	}
 	if c := rep.NeverUsedChange(); c < -0.01 {
 		t.Errorf("hit@5 on never-used gold changed by %.3f, want at least -0.01", c)

@@ -270,8 +270,6 @@ func (a *Analyzer) stepReferences(toks []token) map[int]bool {
 	return skip
 }
 
-// isOpaqueID matches identifiers made of letters and digits mixed ("dQw4w9WgXcQ",
-// "abcd1234efgh", "Q1X2Y3Z4"): at least six characters, with letters and at least two digits.
 // isMoney reports whether f is an amount of money: a currency sign and a number ("$96",
 // "€1,200.50", "£5k").
 func isMoney(f string) bool {
@@ -290,6 +288,8 @@ func isMoney(f string) bool {
 	return false
 }
 
+// isOpaqueID matches identifiers made of letters and digits mixed ("dQw4w9WgXcQ",
+// "abcd1234efgh", "Q1X2Y3Z4"): at least six characters, with letters and at least two digits.
 func isOpaqueID(f string) bool {
 	f = strings.TrimRight(f, ".,;:!?")
 	if len(f) < 6 {

@@ -35,6 +35,12 @@ const (
 	commonApps    = 8  // apps whose actions use a word, from which it is a common word
 	vendorApps    = 3  // display names a first word must open to count as a vendor
 	qualifierApps = 3  // display names a last word must close to count as a qualifier
+	// A last word that closes fewer names counts as a qualifier when at least
+	// qualifierApps slugs end with it, each keeping minSlugStem letters before it, and it
+	// closes at least minQualifierNames names.
+	minSlugStem       = 4
+	minQualifierNames = 2
+	minJoinedAlias    = 6 // characters a multi-word name written as one needs to be an alias
 )
 
 type action struct {
@@ -362,14 +368,14 @@ func writeAliases(w io.Writer, apps []app, st *stats, an *text.Analyzer) {
 	slugEnds := func(word string) int {
 		n := 0
 		for s := range slugs {
-			if len(s) >= len(word)+4 && strings.HasSuffix(s, word) {
+			if len(s) >= len(word)+minSlugStem && strings.HasSuffix(s, word) {
 				n++
 			}
 		}
 		return n
 	}
 	qualifier := func(word string) bool {
-		return lasts[word] >= qualifierApps || (lasts[word] >= 2 && slugEnds(word) >= qualifierApps)
+		return lasts[word] >= qualifierApps || (lasts[word] >= minQualifierNames && slugEnds(word) >= qualifierApps)
 	}
 	for i, a := range apps {
 		slug := strings.ToLower(a.App)
@@ -419,7 +425,7 @@ func writeAliases(w io.Writer, apps []app, st *stats, an *text.Analyzer) {
 		// A name of several words is also written as one ("central station" ->
 		// "centralstation").
 		for _, k := range slices.Collect(maps.Keys(aliases)) {
-			if parts := strings.Fields(k); len(parts) > 1 && len(k) >= 6 {
+			if parts := strings.Fields(k); len(parts) > 1 && len(k) >= minJoinedAlias {
 				add([]string{strings.Join(parts, "")}, aliases[k])
 			}
 		}
