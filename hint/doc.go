@@ -4,27 +4,40 @@
 //
 // [Build] resolves the apps the agent may use (its active assignments; when it has none, the
 // apps connected to its workspace; [Request.Apps] overrides both), analyses the prompt into
-// clauses (one per step it asks for) and ranks the action metadata of those apps for each:
+// clauses (one per step it asks for) and ranks the action metadata of those apps for each,
+// in two stages:
 //
-//   - candidates: an action is considered for a clause when it matches what the clause acts
-//     on (its own words, or their expansions), one of the clause's specific capabilities
-//     (message.send, issue.create, … through the taxonomy of package cache), or, for an app
-//     the clause names, the clause's verb. Destructive actions are considered only for a
-//     clause that asks to delete, remove, archive or cancel, and only when they do that.
-//   - features: each candidate is described by a few dozen features — IDF-weighted matches
-//     by field (slug words, display name, description) and by where the matched word comes
-//     from (the prompt itself, a WordNet synonym, derivation or hypernym, the context), the
-//     intent verb against the
+//   - recall: a field-weighted BM25 (BM25F) over every allowed action that shares a word
+//     with the clause — its key words (slug words without the app prefix, display name),
+//     description, parameter names and its app's name — with IDF and field lengths taken
+//     from the actions in scope. The clause's best forty are candidates whatever else
+//     says; so are the actions that match what the clause acts on (its own words or their
+//     expansions), one of its specific capabilities (message.send, issue.create, … through
+//     the taxonomy of package cache), or, for an app the clause names, the clause's verb.
+//     The only hard filters are permissions and the destructive rule: destructive actions
+//     are considered only for a clause that asks to delete, remove, archive or cancel, and
+//     only when they do that.
+//   - ordering: each candidate is described by a few dozen features — its BM25F score
+//     relative to the clause's best, IDF-weighted matches by field (slug words, display
+//     name, description) and by where the matched word comes from (the prompt itself, a
+//     WordNet synonym, derivation or hypernym, the context), the intent verb against the
 //     action's main verb, capability agreement, list-versus-get fit, the app the clause
-//     names, how central the clause's object is to the app, the app's own description, and
-//     slug words the prompt does not explain.
-//   - score: the dot product of the features with [Weights]. The shipped weights
-//     ([DefaultWeights], weights.json) are fitted on labelled prompts by hint/hinteval, which
-//     measures them with app-grouped cross-validation.
+//     names, how central the clause's object is to the app, the app's own description,
+//     slug words the prompt does not explain, and whether only recall found it — and
+//     scored as the dot product of the features with [Weights]. The shipped weights
+//     ([DefaultWeights], weights.json) are fitted by hint/hinteval across catalogues: the
+//     labelled Composio requests and public tool-selection sets of other catalogues.
 //
 // A clause that names an app lists that app's actions before any other app's, and a hint
 // whose top action belongs to an app other than the one named is never confident. Clauses'
-// lists are interleaved; steps a prompt implies (finding the draft it asks to send) follow.
+// lists are interleaved; steps a prompt implies (finding the draft it asks to send) follow;
+// a hint that is not sure of a one-step request, or that serves several steps, is then
+// filled up to twelve actions from BM25F over the whole prompt, so that it never misses
+// what a plain lexical ranking would find. [Result.Probability] is the calibrated
+// probability that the first action is right (a logistic function of its score, its lead,
+// and whether its app is named, recall alone found it and BM25F agrees, fitted on held-out
+// folds); the hint is confident, and says "You MUST call", from a threshold chosen for
+// precision on held-out folds.
 // Strategies: capability and token_filtered (the tier of the top action), recipe_token in
 // recipe mode (no candidate gate), and fallback when nothing fits: then the hint lists no
 // action and points the model at the search_tools meta-tool with the apps in scope.

@@ -86,10 +86,14 @@ type Result struct {
 	// Capabilities are the capabilities read from the prompt.
 	Capabilities []string
 	// Confident reports whether the hint carries the strong directive ("You MUST call"):
-	// the top action scored above the confidence threshold, and its app is one the prompt
-	// names when it names any. A hint that is not confident says so and points the model
+	// the probability that the top action is right reaches the calibrated threshold, and its
+	// app is one the prompt names when it names any. A hint that is not confident says so and points the model
 	// at the search_tools meta-tool.
 	Confident bool
+	// Probability is the estimated probability that the first listed action is the right
+	// one, calibrated on labelled requests held out of the fit (1 when the request names
+	// the action by its slug, 0 when nothing is listed). Confident is set from it.
+	Probability float64
 	// Degraded, when not empty, says which store read failed and why: the hint is limited
 	// to what is certainly allowed (see Request.Degrade).
 	Degraded string
@@ -144,7 +148,7 @@ func (l Limits) withDefaults() Limits {
 			*v = d
 		}
 	}
-	def(&l.MaxQueryTokens, 10)
+	def(&l.MaxQueryTokens, 24)
 	def(&l.MaxAppsSearch, 12)
 	def(&l.MaxDBRowsPerApp, 100)
 	def(&l.MaxActionsPerApp, 6)

@@ -21,7 +21,7 @@ import (
 // kind, not by ID ("send out the draft I wrote"), also lists the best actions that find it.
 
 const (
-	maxClauses     = 4
+	maxClauses     = 6
 	maxTerms       = 64
 	maxUnexplained = 5
 	maxExpansions  = 24   // expansion terms kept per clause, strongest first
@@ -36,8 +36,11 @@ type cand struct {
 	i      int32 // index into the metadata
 	named  bool  // the clause names the action's app directly
 	capHit bool
-	mask   uint64 // table terms the action matched
-	f      [numFeatures]float32
+	// recallOnly says the action failed the clause's gate and is a candidate because BM25F
+	// ranks it among the clause's best.
+	recallOnly bool
+	mask       uint64 // table terms the action matched
+	f          [numFeatures]float32
 }
 
 // clauseInfo is one clause (or implied lookup step) as the ranking sees it.
@@ -79,6 +82,13 @@ type scratch struct {
 	// which are known.
 	verbs   []string
 	verbSet []bool
+	// bm is the BM25F score of each touched action for the clause being matched (in the
+	// order of touched); bmTop the clause's best scores (see recallScores).
+	bm, bmTop []float64
+	// promptBM is each touched action's BM25F score for the whole prompt, promptBest the
+	// best (see promptRecall).
+	promptBM   []float64
+	promptBest float64
 }
 
 // reset clears the masks the previous call set, so that every mask starts at zero; only
@@ -110,6 +120,8 @@ type run struct {
 	// touched[tStart:tEnd] (of the scratch) are the run's actions that share a term with
 	// the prompt, in order.
 	tStart, tEnd int
+	// appMask holds the table terms the app's own name holds (see recall.go).
+	appMask uint64
 	// share is, per table term, the share of the app's actions whose slug holds it,
 	// relative to the largest such share among the candidate apps; nil when no action of
 	// the app was touched.
@@ -139,7 +151,11 @@ type ranking struct {
 	of      []int    // per lookup: the clause it serves
 	recipe  bool
 	relaxed bool // no action passed the gate: the lists are guesses
-	caps    []string
+	avg     fieldLens
+	// recall is the whole prompt's BM25F ranking (see promptRecall): what fills a hint
+	// after the clauses' lists.
+	recall []int32
+	caps   []string
 	// objectsOf returns an app's main objects.
 	objectsOf func(app string) []string
 	// explicit are the actions the prompt names by their exact slug, in order: they are
@@ -255,6 +271,15 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		return nil
 	}
 
+	// Every clause's own words have a place in the table before any expansion takes one:
+	// a long first clause's synonyms must not crowd out what a later clause asks for.
+	for _, c := range p.Clauses {
+		for _, t := range topTerms(c.Terms, b.limits.MaxQueryTokens) {
+			if t.Source == text.SourceWord && len(r.table) < maxTerms && !slices.Contains(r.table, t.Stem) {
+				r.table = append(r.table, t.Stem)
+			}
+		}
+	}
 	clauses := make([]clauseInfo, len(p.Clauses))
 	for ci, c := range p.Clauses {
 		var prev *clauseInfo
@@ -329,13 +354,26 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 				}
 			}
 		}
+		if lookup == nil {
+			lookup = termMatcher(r.table)
+		}
+		// The app's name is a field of each of its actions; a small app is about what its
+		// name says, so all its actions are matched when the name shares a term.
+		rn.appMask = lookup(b.an.SlugTerms(metas[start].App, ""))
+		if rn.appMask != 0 && end-start <= smallApp {
+			for i := start; i < end; i++ {
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
 		rn.tEnd = len(touched)
 		if rn.tEnd == rn.tStart {
 			continue
 		}
 		var slugDF [maxTerms]int
 		for _, i := range touched[rn.tStart:rn.tEnd] {
-			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i]; all != 0; all &= all - 1 {
+			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i] | rn.appMask; all != 0; all &= all - 1 {
 				df[bits.TrailingZeros64(all)]++
 			}
 			for s := sc.slugM[i]; s != 0; s &= s - 1 {
@@ -376,6 +414,8 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	for k := range r.table {
 		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
 	}
+	r.avg = avgFieldLens(metas)
+	r.recall = b.promptRecall(r, sc, &idf)
 	r.lists = make([][]cand, len(r.clauses))
 	found := false
 	for ci := range r.clauses {
@@ -623,6 +663,11 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 	readClause := info.family == text.FamilyRead
 	var lifts []string // the actions outside sources lift for this clause
 	var sigs map[string]signal
+	// The actions BM25F ranks highest for the clause are candidates on recall alone.
+	floor, bmBest := sc.recallScores(r, info, &idf, r.avg)
+	if r.recipe || relaxed {
+		floor = 0 // everything that shares a word is a candidate already
+	}
 	if r.signals != nil {
 		lifts, sigs = r.lifts[ci], r.signals[ci]
 	}
@@ -657,22 +702,24 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				}
 			}
 		}
-		for _, i32 := range sc.touched[rn.tStart:rn.tEnd] {
-			i := int(i32)
+		for j := rn.tStart; j < rn.tEnd; j++ {
+			i := int(sc.touched[j])
 			m := &metas[i]
+			bm := sc.bm[j]
+			recalled := floor > 0 && bm >= floor
 			sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
 			all := sm | nm | dm
 			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
 			// The clause's capability objects are among its terms, so an action that shares
 			// no term with it has no capability it asks for either.
 			lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
-			if all == 0 && !lift {
+			if all == 0 && !lift && !recalled {
 				continue
 			}
 			// An action that shares only the verb word ("get") with the clause is no
 			// candidate, unless it belongs to an app the clause names: this keeps the
 			// thousands of "get" actions of a large agent out of the scoring.
-			if all&^info.genericVerbMask == 0 && named < 1 && !lift {
+			if all&^info.genericVerbMask == 0 && named < 1 && !lift && !recalled {
 				continue
 			}
 			// Safety: destructive actions only for a destructive clause, and then only
@@ -689,6 +736,7 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			// specific capabilities, or be an action of the app the clause names with a
 			// fitting verb ("search my Gmail").
 			objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
+			recallOnly := false
 			if !r.recipe && !relaxed {
 				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 				switch {
@@ -696,6 +744,10 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				case verbWord:
 					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
 				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
+				case recalled && !m.Destructive:
+					// Recall alone never admits a destructive action: it must match what
+					// the clause acts on, as the gate asks.
+					recallOnly = true
 				default:
 					continue
 				}
@@ -703,7 +755,19 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if !known {
 				appFeatures()
 			}
-			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all}
+			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all | rn.appMask&info.mask, recallOnly: recallOnly}
+			if bmBest > 0 {
+				c.f[featBM25F] = float32(bm / bmBest)
+				if bm == bmBest {
+					c.f[featBM25FTop] = 1
+				}
+			}
+			if recallOnly {
+				c.f[featRecallOnly] = 1
+			}
+			if sc.promptBest > 0 {
+				c.f[featPromptBM25F] = float32(sc.promptBM[j] / sc.promptBest)
+			}
 			for mk := all; mk != 0; mk &= mk - 1 {
 				k := bits.TrailingZeros64(mk)
 				bit := uint64(1) << k
@@ -838,8 +902,9 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb, fa string, word, anyVerb 
 
 // scored is a candidate with its score for the weights in use.
 type scored struct {
-	cand  *cand
-	score float64
+	cand   *cand
+	score  float64
+	earned float64 // the score without semantic similarity (see earned)
 }
 
 // rankSelect scores and cuts each clause's candidates with w, and interleaves the clauses'
@@ -883,11 +948,12 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 				s += float64(v) * w.v[k]
 			}
 		}
-		out = append(out, scored{cand: c, score: s})
+		e := earned(c, w, s)
+		out = append(out, scored{cand: c, score: s, earned: e})
 		if c.named {
-			bestNamed = max(bestNamed, s)
+			bestNamed = max(bestNamed, e)
 		} else {
-			best = max(best, s)
+			best = max(best, e)
 		}
 	}
 	// Actions that cannot be kept need no sorting: the cut below keeps, of the other apps'
@@ -901,7 +967,7 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 		floor := keepRatio * best
 		kept := out[:0]
 		for _, c := range out {
-			if c.cand.named || c.score >= floor {
+			if c.cand.named || c.earned >= floor {
 				kept = append(kept, c)
 			}
 		}
@@ -931,20 +997,15 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 	})
 	n := 0
 	perApp := map[string]int{}
-	first := 0.0
+	first := best
 	for _, c := range out {
-		if n == 0 {
-			first = c.score
-		}
-		// Listed: within keep_ratio of the clause's first action and above min_score. When
-		// even the first is below it, the best few are listed all the same: a weak guess,
-		// which the hint does not claim to be sure of, beats no answer.
-		cut := c.score < minScore || n > 0 && c.score < keepRatio*first
+		// Listed: within keep_ratio of the clause's best and above min_score. When even the
+		// best is below it, the best few are listed all the same: a weak guess, which the
+		// hint does not claim to be sure of, beats no answer. The cut reads earned scores,
+		// so that similarity, which reorders, never shortens a list.
+		cut := c.earned < minScore || n > 0 && c.earned < keepRatio*first
 		if cut && !(first < minScore && n < minKeep) {
-			if c.cand.named {
-				continue // the named app's actions come first; the others may still fit
-			}
-			break
+			continue
 		}
 		app := metas[c.cand.i].App
 		if perApp[app] >= lim.MaxDBRowsPerApp {
@@ -1016,6 +1077,7 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 	}
 	res.Strategy = res.Matches[0].Tier
 	res.Confident = ld.confident(r, w)
+	res.Probability = round3(ld.probability(r, w))
 	switch {
 	case len(r.explicit) > 0:
 		res.Reason = "the request names the action"
@@ -1047,11 +1109,13 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 		emit(&cand{i: i, named: true}, 0, 0)
 		n++
 	}
+	ld := newLead()
 	r.rankSelect(w, lim, func(c *cand, score float64, ci int) bool {
 		m := &r.metas[c.i]
 		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp {
 			return true
 		}
+		ld.see(r, w, c, score, ci)
 		if !slices.Contains(appsUsed, m.App) {
 			if len(appsUsed) >= lim.MaxAppsSearch {
 				return true
@@ -1064,14 +1128,41 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 		n++
 		return n < lim.MaxActions
 	})
+	// Room left in a hint that is not sure: the whole prompt's BM25F ranking fills it, after
+	// everything the clauses ranked. A confident hint for one step stays short.
+	if len(r.clauses)-r.lookups == 1 && ld.confident(r, w) {
+		return
+	}
+	for _, i := range r.recall {
+		if n >= min(recallFill, lim.MaxActions) {
+			break
+		}
+		m := &r.metas[i]
+		if seen[i] || perApp[m.App] >= lim.MaxActionsPerApp {
+			continue
+		}
+		if !slices.Contains(appsUsed, m.App) {
+			if len(appsUsed) >= lim.MaxAppsSearch {
+				continue
+			}
+			appsUsed = append(appsUsed, m.App)
+		}
+		seen[i] = true
+		perApp[m.App]++
+		emit(&cand{i: i, recallOnly: true}, 0, 0)
+		n++
+	}
 }
 
-// lead follows, as actions are listed, the first one's earned score, step and app, and the
-// earned score of the next action of its step: what the confidence test compares.
+// lead follows, as actions are listed, what the first one says of the hint's confidence:
+// its earned score, step, app and evidence, and the earned score of the next action of its
+// step.
 type lead struct {
-	first, second float64
-	step, n       int
-	app           string
+	first, second            float64
+	step, n                  int
+	app                      string
+	named, recallOnly, agree bool
+	capHit, verb             bool
 }
 
 func newLead() lead { return lead{second: math.Inf(-1), step: -1} }
@@ -1081,26 +1172,38 @@ func (l *lead) see(r *ranking, w *Weights, c *cand, score float64, ci int) {
 	switch {
 	case l.n == 0:
 		l.first, l.step, l.app = earned(c, w, score), r.step(ci), r.metas[c.i].App
+		l.named, l.recallOnly, l.agree = c.named, c.recallOnly, c.f[featBM25FTop] == 1
+		l.capHit, l.verb = c.capHit, c.f[featVerbSame] == 1
 	case l.second == math.Inf(-1) && r.step(ci) == l.step:
 		l.second = earned(c, w, score)
 	}
 	l.n++
 }
 
-// confident reports whether the listed actions earn the strong directive (see
-// ranking.confident); false when none was listed.
-func (l *lead) confident(r *ranking, w *Weights) bool {
-	return l.n > 0 && r.confident(w, l.first, l.second, l.app)
+// probability returns the calibrated probability that the first listed action is right:
+// 1 when the request names it by slug, 0 when nothing was listed.
+func (l *lead) probability(r *ranking, w *Weights) float64 {
+	switch {
+	case l.n == 0:
+		return 0
+	case len(r.explicit) > 0:
+		return 1
+	}
+	return probability(w, l.evidence(r))
 }
 
-// confident reports whether a top action with this score earns the strong directive: it
-// scores above the threshold and leads the next action of its clause (second, -Inf when
-// none) by the margin, and its app is one the prompt names when it names any.
-func (r *ranking) confident(w *Weights, score, second float64, app string) bool {
-	if len(r.explicit) > 0 {
-		return true // the request names the action itself
+// confident reports whether the listed actions earn the strong directive: the request names
+// the action by slug, or the probability that the first is right reaches confident_p, no
+// action passed the gate only as a guess, and the first action's app is one the prompt
+// names when it names any.
+func (l *lead) confident(r *ranking, w *Weights) bool {
+	switch {
+	case l.n == 0:
+		return false
+	case len(r.explicit) > 0:
+		return true
 	}
-	return !r.relaxed && score >= w.v[paramConfidentAt] && score-second >= w.v[paramConfidentMargin] && !r.namesOtherApp(app)
+	return !r.relaxed && l.probability(r, w) >= w.v[paramConfidentP] && !r.namesOtherApp(l.app)
 }
 
 // step returns the index of the stated clause that clause (or implied lookup) ci serves.
@@ -1349,9 +1452,9 @@ func capOverlap(have, want []string) bool {
 	return false
 }
 
-func grow(s []uint64, n int) []uint64 {
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]uint64, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }

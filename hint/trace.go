@@ -51,19 +51,50 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 // Rank returns the actions Build would list with weights w, best first, and whether the
 // hint would be confident.
 func (t *Trace) Rank(w Weights) (actions []string, confident bool) {
+	r := t.Ranked(w)
+	return r.Actions, r.Confident
+}
+
+// Ranked is what a Trace ranked with some weights: the actions listed, the calibrated
+// probability that the first is right and whether the hint is confident, and the evidence
+// the probability is computed from (one value per calib_* weight after calib_bias, in
+// the order of CalibrationNames; nil when the request names the action by slug or nothing
+// is listed). It is plain data.
+type Ranked struct {
+	Actions     []string
+	Confident   bool
+	Probability float64
+	Evidence    []float64
+}
+
+// CalibrationNames lists the weights of the calibrated probability: the bias, then one per
+// value of Ranked.Evidence.
+func CalibrationNames() []string {
+	return append([]string(nil), weightNames[paramCalibBias:paramCalibBias+1+numEvidence]...)
+}
+
+// Ranked ranks the trace with weights w (see Rank), with the hint's calibration.
+func (t *Trace) Ranked(w Weights) Ranked {
+	var out Ranked
 	if t.r == nil {
-		return nil, false
+		return out
 	}
 	ld := newLead()
 	t.b.list(t.r, &w, func(c *cand, score float64, ci int) {
 		ld.see(t.r, &w, c, score, ci)
-		actions = append(actions, t.r.metas[c.i].Action)
+		out.Actions = append(out.Actions, t.r.metas[c.i].Action)
 	})
-	return actions, ld.confident(t.r, &w)
+	out.Confident, out.Probability = ld.confident(t.r, &w), ld.probability(t.r, &w)
+	if ld.n > 0 && len(t.r.explicit) == 0 {
+		ev := ld.evidence(t.r)
+		out.Evidence = ev[:]
+	}
+	return out
 }
 
 // Considered returns every action the trace can list, whatever the weights: those the
-// prompt names by slug and each clause's candidates, each once, sorted. Rank lists only
+// prompt names by slug, each clause's candidates and the whole prompt's recall list that
+// fills a hint, each once, sorted. Rank lists only
 // actions of this set, so the share of expected actions it holds bounds what any weights
 // can reach.
 func (t *Trace) Considered() []string {
@@ -78,6 +109,9 @@ func (t *Trace) Considered() []string {
 		for k := range l {
 			out = append(out, t.r.metas[l[k].i].Action)
 		}
+	}
+	for _, i := range t.r.recall {
+		out = append(out, t.r.metas[i].Action)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -21,7 +21,7 @@ func ExampleConfig_usage() {
 		log.Fatal(err)
 	}
 	b := hint.New(hint.Config{Usage: &hint.UsageConfig{}}) // st is the record of use too
-	req := hint.Request{WorkspaceID: "acme", Prompt: "write back to Dana about the invoice"}
+	req := hint.Request{WorkspaceID: "acme", Prompt: "respond to Dana's email about the invoice"}
 
 	res, err := b.Build(ctx, st, req)
 	if err != nil {
@@ -30,7 +30,7 @@ func ExampleConfig_usage() {
 	fmt.Println("before:", res.MatchedActions)
 
 	var calls []cache.UsageEvent
-	for _, p := range []string{"write back to Sam about the contract", "write back to the landlord about the lease"} {
+	for _, p := range []string{"respond to Sam's email about the contract", "respond to the landlord's email about the lease"} {
 		calls = append(calls, cache.UsageEvent{WorkspaceID: "acme", App: "gmail", Action: "GMAIL_REPLY_TO_THREAD", OK: true, Terms: hint.PromptTerms(p)})
 	}
 	if err := st.RecordUsage(ctx, calls, cache.UsageLimits{}); err != nil {
@@ -43,6 +43,6 @@ func ExampleConfig_usage() {
 	}
 	fmt.Println("after:", res.MatchedActions, "usage share of the first:", res.Matches[0].Usage)
 	// Output:
-	// before: [GMAIL_SEND_EMAIL GMAIL_GET_CONTACTS]
-	// after: [GMAIL_REPLY_TO_THREAD] usage share of the first: 0.699
+	// before: [GMAIL_SEND_EMAIL GMAIL_REPLY_TO_THREAD GMAIL_FETCH_EMAILS GMAIL_ADD_LABEL_TO_EMAIL GMAIL_CREATE_EMAIL_DRAFT]
+	// after: [GMAIL_REPLY_TO_THREAD GMAIL_SEND_EMAIL GMAIL_FETCH_EMAILS GMAIL_ADD_LABEL_TO_EMAIL GMAIL_CREATE_EMAIL_DRAFT] usage share of the first: 0.906
 }

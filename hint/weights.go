@@ -67,15 +67,35 @@ const (
 	featConfidence
 	// Slug words the clause does not explain (at most maxUnexplained).
 	featUnexplained
+	// The recall stage: the action's BM25F score for the clause relative to the clause's
+	// best (see recall.go), whether it is that best, and whether it is a candidate on recall alone (it failed the
+	// gate of what the clause acts on, its capabilities and the named app's verbs).
+	featBM25F
+	featBM25FTop
+	featRecallOnly
+	// The action's BM25F score for the whole prompt (every step's words at once) relative
+	// to the best: what a clause's list is checked against when the split into clauses
+	// was a guess.
+	featPromptBM25F
 	numFeatures
 )
 
 // Selection parameters, stored after the feature weights.
 const (
-	paramKeepRatio       = numFeatures + iota // listed actions score at least this share of the clause's best
-	paramMinScore                             // ... and at least this much
-	paramConfidentAt                          // top score from which the hint carries "You MUST call"
-	paramConfidentMargin                      // ... when it leads the clause's next action by this much
+	paramKeepRatio = numFeatures + iota // listed actions score at least this share of the clause's best
+	paramMinScore                       // ... and at least this much
+	// The calibrated probability that the first action is right (calibrate.go): a bias,
+	// then one coefficient per piece of evidence, in the order of the ev* constants.
+	paramCalibBias
+	paramCalibScore
+	paramCalibMargin
+	paramCalibNamed
+	paramCalibRecall
+	paramCalibAgree
+	paramCalibSteps
+	paramCalibCapability
+	paramCalibVerb
+	paramConfidentP // the probability from which the hint is confident
 	numWeights
 )
 
@@ -92,8 +112,12 @@ var weightNames = [numWeights]string{
 	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
 	featPrior: "usage_prior", featLearnt: "usage_terms", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
-	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramConfidentAt: "confident_at",
-	paramConfidentMargin: "confident_margin",
+	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f",
+	paramKeepRatio: "keep_ratio", paramMinScore: "min_score",
+	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
+	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",
+	paramCalibSteps: "calib_steps", paramCalibCapability: "calib_capability", paramCalibVerb: "calib_verb",
+	paramConfidentP: "confident_p",
 }
 
 // Weights are the ranking's weights: one per feature of a (clause, action) pair, and the
@@ -137,7 +161,10 @@ func NeutralWeights() Weights {
 		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,
 		featPrior: 1, featLearnt: 2, featSemantic: 1,
 		featConfidence: 0.3, featUnexplained: -0.6,
-		paramKeepRatio: 0.4, paramMinScore: 0.3, paramConfidentAt: 3, paramConfidentMargin: 1,
+		featBM25F: 1, featBM25FTop: 0.5, featRecallOnly: -1, featPromptBM25F: 0.5,
+		paramKeepRatio: 0.4, paramMinScore: 0.3,
+		// Confident only when the score is high and leads well: p = 0.9 at score 6, margin 2.
+		paramCalibBias: -6, paramCalibScore: 1, paramCalibMargin: 0.6, paramConfidentP: 0.9,
 	} {
 		w.v[k] = v
 	}

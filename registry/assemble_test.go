@@ -222,7 +222,8 @@ func TestAssembleContextNarrowing(t *testing.T) {
 				want  []string
 			}{
 				{"a hint narrows the actions", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Hint: "post a message to the slack channel"},
-					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:SLACK_SEND_MESSAGE"}},
+					// The hint is not sure, so it lists the app's other action after the one that fits.
+					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:SLACK_SEND_MESSAGE", "action:SLACK_LIST_CHANNELS"}},
 				{"MaxActions caps the actions", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona},
 					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:GMAIL_FETCH_EMAILS", "action:GMAIL_SEND_EMAIL", "action:SLACK_LIST_CHANNELS"}},
 				{"another workspace's plugins are left out", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws2", Apps: []string{"slack"}}, Persona: persona},

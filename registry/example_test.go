@@ -119,6 +119,6 @@ func ExampleResolver_Tools() {
 	fmt.Println(tools.Tier, tools.Actions)
 	fmt.Println(string(tools.Definitions[0]))
 	// Output:
-	// given [GITHUB_CREATE_AN_ISSUE]
+	// given [GITHUB_CREATE_AN_ISSUE GITHUB_LIST_ISSUES]
 	// {"description":"Create an issue in a repository.","input_schema":{"properties":{"title":{"type":"string"}},"required":["title"],"type":"object"},"name":"GITHUB_CREATE_AN_ISSUE"}
 }

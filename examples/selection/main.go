@@ -9,6 +9,20 @@
 //	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json] \
 //	    [-train hint/hinteval/testdata/unseen.jsonl] [-replay]
 //
+// -sets DIR scores every labelled set under DIR (each queries*.jsonl with its folder's
+// catalogue.jsonl, or -catalog for a folder without one, as ../shared/eval's dev set) and
+// prints one table: the ranking's hit@1, hit@5, hit@all, MRR, mean listed, how often it is
+// confident and then right, and p50 latency, beside BM25's. With -fit it fits the weights on
+// all the sets (at most -set-cap cases of each, each set weighing the same, the hint's
+// confidence calibrated on three held-out folds) and writes them to -out: the package's
+// shipped weights are made this way. With -lodo it leaves one dataset out at a time: fits
+// on the others, scores it.
+//
+//	go run ./examples/selection -sets ../shared/eval -catalog ../shared/catalog/composio-actions.jsonl [-fit -out hint/weights.json | -lodo]
+//
+// The shipped weights: -sets ../shared/eval -catalog … -train hint/hinteval/testdata/unseen.jsonl
+// -catalog-weight 1.5 -fit (the Composio sets count half as much again as each other set).
+//
 // -replay adds the usage replay (hinteval.Replay): for each app-grouped fold, the expected
 // actions of the other folds' prompts are recorded as one workspace's successful calls, and
 // the fold is scored without and with usage priors; it prints one line, the hit@1 gain, its
@@ -32,6 +46,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -51,6 +66,11 @@ var (
 	out, train string
 
 	embedURL, embedModel, embedKeyEnv string
+
+	sets   string
+	setCap int
+	lodo   bool
+	ownW   float64
 )
 
 func main() {
@@ -69,7 +89,18 @@ func main() {
 	flag.StringVar(&embedModel, "embed-model", "", "the embedding model (with -embed-url)")
 	flag.StringVar(&embedKeyEnv, "embed-key-env", "", "the environment variable holding the embeddings API key, if it needs one")
 	flag.StringVar(&train, "train", "", "more labelled cases (JSONL files, comma-separated) that -fit and -cv learn from but never score, e.g. hint/hinteval/testdata/unseen.jsonl")
+	flag.StringVar(&sets, "sets", "", "score every labelled set under this folder (e.g. ../shared/eval: its queries files with their folder's catalogue.jsonl, or -catalog) and print one table, ranking beside BM25")
+	flag.BoolVar(&lodo, "lodo", false, "with -sets: leave one dataset out: fit on the other datasets, score the one left out, for each (slow)")
+	flag.Float64Var(&ownW, "catalog-weight", 1, "with -sets -fit: the weight in the fit of each set on -catalog (and each -train file), where every other set weighs 1")
+	flag.IntVar(&setCap, "set-cap", 400, "with -sets -fit: at most this many cases of each set, evenly spaced, are fitted on")
 	flag.Parse()
+	if sets != "" {
+		if err := runSets(sets, *catalog, *asJSON); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *catalog == "" || *eval == "" {
 		fmt.Fprintln(os.Stderr, "selection: -catalog and -eval are required")
 		os.Exit(2)
@@ -203,6 +234,145 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// runSets prints the table of every set under dir.
+func runSets(dir, catalog string, asJSON bool) error {
+	ctx := context.Background()
+	found, err := hinteval.FindSets(dir, catalog)
+	if err != nil {
+		return err
+	}
+	if len(found) == 0 {
+		return fmt.Errorf("selection: no labelled sets under %s", dir)
+	}
+	groups, err := labelledSets(ctx, found, catalog)
+	if err != nil {
+		return err
+	}
+	// -train's files are more requests on -catalog, fitted on (and calibrated on) beside
+	// the sets, each weighing as one set.
+	if fit && train != "" {
+		st, err := hinteval.LoadCatalog(ctx, catalog)
+		if err != nil {
+			return err
+		}
+		for _, path := range strings.Split(train, ",") {
+			cases, err := hinteval.ReadCasesFile(path)
+			if err != nil {
+				return err
+			}
+			groups = append(groups, hinteval.Labelled{Store: st, Cases: spaced(cases, setCap), Weight: ownW, Calibrate: true})
+		}
+	}
+	if fit {
+		// Usage and semantic similarity are zero on these sets: their weights keep the
+		// shipped values (fitted in the replay setting, or by a host for its model).
+		start, kept := hint.NeutralWeights(), []string{"usage_prior", "usage_terms", "semantic"}
+		for _, name := range kept {
+			v, _ := hint.DefaultWeights().Get(name)
+			start = start.With(name, v)
+		}
+		w, frep, err := hinteval.FitSets(ctx, groups, hinteval.FitOptions{Start: &start, Freeze: kept, CalibrationFolds: 3})
+		if err != nil {
+			return err
+		}
+		return writeWeights(w, frep)
+	}
+	if lodo {
+		return leaveOneOut(ctx, found, groups)
+	}
+	reps, err := hinteval.RunSets(ctx, found, hinteval.Options{})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(reps, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Println(string(b))
+		return nil
+	}
+	hinteval.PrintSets(os.Stdout, reps)
+	return nil
+}
+
+// labelledSets loads every set's catalogue (once each) and cases: at most -set-cap of each,
+// every set weighing the same in a fit, the sets of catalog (the Composio catalogue) the
+// ones the hint's confidence is calibrated on.
+func labelledSets(ctx context.Context, found []hinteval.Set, catalog string) ([]hinteval.Labelled, error) {
+	var groups []hinteval.Labelled
+	stores := map[string]*cache.Memory{}
+	for _, s := range found {
+		st, ok := stores[s.Catalog]
+		if !ok {
+			var err error
+			if st, err = hinteval.LoadCatalog(ctx, s.Catalog); err != nil {
+				return nil, err
+			}
+			stores[s.Catalog] = st
+		}
+		cases, err := hinteval.ReadCasesFile(s.Queries)
+		if err != nil {
+			return nil, err
+		}
+		// The hint's confidence is calibrated on the sets of -catalog: Composio requests.
+		w := 1.0
+		if s.Catalog == catalog {
+			w = ownW
+		}
+		groups = append(groups, hinteval.Labelled{Store: st, Cases: spaced(cases, setCap), Weight: w, Calibrate: s.Catalog == catalog})
+	}
+	return groups, nil
+}
+
+// leaveOneOut fits, for each dataset (a set's folder: the variants of one benchmark go
+// together), weights on the other datasets' cases and scores the dataset's sets with them.
+func leaveOneOut(ctx context.Context, found []hinteval.Set, groups []hinteval.Labelled) error {
+	dataset := func(s hinteval.Set) string { return filepath.Dir(s.Queries) + "|" + s.Catalog }
+	var reps []hinteval.SetReport
+	done := map[string]bool{}
+	for _, s := range found {
+		d := dataset(s)
+		if done[d] {
+			continue
+		}
+		done[d] = true
+		var train []hinteval.Labelled
+		var held []hinteval.Set
+		for i, o := range found {
+			if dataset(o) == d {
+				held = append(held, o)
+			} else {
+				train = append(train, groups[i])
+			}
+		}
+		w, _, err := hinteval.FitSets(ctx, train, hinteval.FitOptions{})
+		if err != nil {
+			return err
+		}
+		r, err := hinteval.RunSets(ctx, held, hinteval.Options{Builder: hint.New(hint.Config{Weights: &w})})
+		if err != nil {
+			return err
+		}
+		reps = append(reps, r...)
+	}
+	fmt.Println("leave one dataset out (each scored with weights fitted on the others):")
+	hinteval.PrintSets(os.Stdout, reps)
+	return nil
+}
+
+// spaced returns at most n of cases, evenly spaced.
+func spaced(cases []hinteval.Case, n int) []hinteval.Case {
+	if n <= 0 || len(cases) <= n {
+		return cases
+	}
+	out := make([]hinteval.Case, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, cases[i*len(cases)/n])
+	}
+	return out
 }
 
 // writeWeights prints what a fit did and writes the weights to -out (stdout without it).

@@ -26,10 +26,16 @@ type FitOptions struct {
 	// Freeze names weights the fit leaves at their starting value (for ablations: start a
 	// source's weights at zero and freeze them to measure what it adds). Optional.
 	Freeze []string
-	// Precision is the share of training cases with a confident hint whose top action must
-	// be right; the confidence threshold and margin are those that make the most hints
-	// confident while reaching it. Optional. Defaults to 0.97.
+	// Precision is the share of held-out cases with a confident hint whose top action must
+	// be right; the confidence threshold (confident_p) is the lowest that reaches it.
+	// Optional. Defaults to 0.95.
 	Precision float64
+	// CalibrationFolds is how many folds the calibration of the hint's probability holds
+	// out: for each, the ranking is fitted on the others and the fold's outcomes are what
+	// the probability and its threshold are fitted on (k more fits). Below 2, the training
+	// cases calibrate themselves (no extra fit; for nested uses such as CrossValidate).
+	// Optional.
+	CalibrationFolds int
 	// WorkspaceOf, when set, gives each case's request a workspace (for usage priors,
 	// Config.Usage). Optional.
 	WorkspaceOf func(Case) string
@@ -55,46 +61,147 @@ type FitReport struct {
 // that the most training cases get a confident hint while those hints are right at least
 // Precision of the time. The prompts are analysed once (hint.Trace); each try only re-ranks.
 func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weights, FitReport, error) {
+	return FitSets(ctx, []Labelled{{Store: st, Cases: cases}}, opt)
+}
+
+// Labelled is a group of labelled cases and the store their catalogue is in: one set of
+// several that FitSets fits together.
+type Labelled struct {
+	Store Store
+	Cases []Case
+	// Weight is the group's share of the objective relative to the others'. Optional:
+	// zero means its number of cases (every case weighs the same).
+	Weight float64
+	// Calibrate marks the groups the hint's probability is calibrated on (requests like
+	// those the host will see). Optional: when no group is marked, all are used.
+	Calibrate bool
+}
+
+// FitSets is Fit over several groups of cases, each on its own catalogue: the ranking fitted
+// across catalogues. Each group weighs in the objective (and the pairwise stage) by its
+// Weight.
+func FitSets(ctx context.Context, groups []Labelled, opt FitOptions) (hint.Weights, FitReport, error) {
+	f, err := newFitter(ctx, groups, opt)
+	if err != nil {
+		return hint.Weights{}, FitReport{}, err
+	}
+	w, rep, err := f.fit(ctx, opt)
+	if err != nil {
+		return w, rep, err
+	}
+	// Calibration: outcomes of held-out folds, or of the training cases themselves, of the
+	// groups marked for it.
+	calibrating := f.calibrating(groups)
+	var obs []observation
+	if k := opt.CalibrationFolds; k > 1 {
+		folds := f.folds(groups, k)
+		for fold := 0; fold < k; fold++ {
+			train := f.subset(func(i int) bool { return folds[i] != fold })
+			held := f.subset(func(i int) bool { return folds[i] == fold && calibrating[i] })
+			fw, _, err := train.fit(ctx, opt)
+			if err != nil {
+				return w, rep, err
+			}
+			obs = append(obs, held.observe(fw)...)
+		}
+	} else {
+		obs = f.subset(func(i int) bool { return calibrating[i] }).observe(w)
+	}
+	w = calibrate(w, obs, opt.precision())
+	return w, rep, nil
+}
+
+func (opt FitOptions) precision() float64 {
+	if opt.Precision <= 0 {
+		return 0.95
+	}
+	return opt.Precision
+}
+
+// newFitter traces every case of every group with the starting weights.
+func newFitter(ctx context.Context, groups []Labelled, opt FitOptions) (*fitter, error) {
 	w := hint.NeutralWeights()
 	if opt.Start != nil {
 		w = *opt.Start
 	}
+	cfg := opt.Config
+	cfg.Weights = &w
+	b := hint.New(cfg)
+	f := &fitter{start: w}
+	weights := caseWeights(groups)
+	for gi, g := range groups {
+		for ci, c := range g.Cases {
+			req := request(c, opt.WorkspaceOf)
+			t, err := b.Trace(ctx, g.Store, req)
+			if err != nil {
+				return nil, fmt.Errorf("hinteval: case %s: %w", c.ID, err)
+			}
+			f.cases = append(f.cases, c)
+			f.traces = append(f.traces, t)
+			f.weight = append(f.weight, weights[gi][ci])
+		}
+	}
+	return f, nil
+}
+
+// folds gives each case of f (in order) one of k folds, app-grouped within each group.
+func (f *fitter) folds(groups []Labelled, k int) []int {
+	var out []int
+	for _, g := range groups {
+		_, of := AppFolds(g.Cases, k)
+		out = append(out, of...)
+	}
+	return out
+}
+
+// calibrating reports, per case of f, whether its group is one to calibrate on.
+func (f *fitter) calibrating(groups []Labelled) []bool {
+	any := slices.ContainsFunc(groups, func(g Labelled) bool { return g.Calibrate })
+	var out []bool
+	for _, g := range groups {
+		for range g.Cases {
+			out = append(out, g.Calibrate || !any)
+		}
+	}
+	return out
+}
+
+// subset returns the fitter over the cases keep selects.
+func (f *fitter) subset(keep func(i int) bool) *fitter {
+	s := &fitter{start: f.start}
+	for i := range f.cases {
+		if keep(i) {
+			s.cases = append(s.cases, f.cases[i])
+			s.traces = append(s.traces, f.traces[i])
+			s.weight = append(s.weight, f.weight[i])
+		}
+	}
+	return s
+}
+
+// fit fits the ranking's weights to f's cases: the pairwise stage, then coordinate ascent
+// (see Fit). The calibration weights are left as they start.
+func (f *fitter) fit(ctx context.Context, opt FitOptions) (hint.Weights, FitReport, error) {
+	w := f.start
 	passes := opt.Passes
 	if passes <= 0 {
 		passes = 4
 	}
-	precision := opt.Precision
-	if precision <= 0 {
-		precision = 0.97
-	}
-	cfg := opt.Config
-	cfg.Weights = &w
-	b := hint.New(cfg)
-	traces := make([]*hint.Trace, len(cases))
-	for i, c := range cases {
-		req := request(c, opt.WorkspaceOf)
-		t, err := b.Trace(ctx, st, req)
-		if err != nil {
-			return w, FitReport{}, fmt.Errorf("hinteval: case %s: %w", c.ID, err)
-		}
-		traces[i] = t
-	}
-	f := &fitter{cases: cases, traces: traces}
-	rep := FitReport{Cases: len(cases)}
+	rep := FitReport{Cases: len(f.cases)}
 	rep.Start = f.objective(w)
 	if !opt.NoPairwise {
 		w = f.pairwise(w, opt.Freeze)
 	}
 	best := f.objective(w)
-	minGain := 0.25 / math.Max(1, float64(len(cases)))
-	names := hint.WeightNames()
+	minGain := 0.25 / math.Max(1, float64(len(f.cases)))
+	calib := hint.CalibrationNames()
 	for pass := 0; pass < passes; pass++ {
 		if err := ctx.Err(); err != nil {
 			return w, rep, fmt.Errorf("hinteval: %w", err)
 		}
 		improved := false
-		for _, name := range names {
-			if name == "confident_at" || name == "confident_margin" || slices.Contains(opt.Freeze, name) {
+		for _, name := range hint.WeightNames() {
+			if name == "confident_p" || slices.Contains(calib, name) || slices.Contains(opt.Freeze, name) {
 				continue
 			}
 			cur, _ := w.Get(name)
@@ -114,9 +221,32 @@ func Fit(ctx context.Context, st Store, cases []Case, opt FitOptions) (hint.Weig
 		}
 	}
 	rep.Objective = best
-	at, margin := f.threshold(w, precision)
-	w = w.With("confident_at", at).With("confident_margin", margin)
 	return w, rep, nil
+}
+
+// caseWeights gives each case of each group its weight in the objective: a group weighs
+// its Weight (its number of cases without one), shared by its cases, and the weights of all
+// cases add up to their number.
+func caseWeights(groups []Labelled) [][]float64 {
+	total, sum := 0, 0.0
+	of := func(g Labelled) float64 {
+		if g.Weight > 0 {
+			return g.Weight
+		}
+		return float64(len(g.Cases))
+	}
+	for _, g := range groups {
+		total += len(g.Cases)
+		sum += of(g)
+	}
+	out := make([][]float64, len(groups))
+	for gi, g := range groups {
+		out[gi] = make([]float64, len(g.Cases))
+		for i := range out[gi] {
+			out[gi][i] = of(g) / float64(len(g.Cases)) * float64(total) / sum
+		}
+	}
+	return out
 }
 
 // FitFolds is a CVOptions.Fit that fits weights on each fold's training cases with opt.
@@ -172,8 +302,10 @@ func steps(name string, cur float64) []float64 {
 const minKeepRatio = 0.35
 
 type fitter struct {
+	start  hint.Weights
 	cases  []Case
 	traces []*hint.Trace
+	weight []float64 // each case's weight in the objective and the pairwise loss
 }
 
 // objective scores weights on the cases: hit@5 + MRR + hit@all/4, minus 0.01 per action
@@ -193,10 +325,11 @@ func (f *fitter) objective(w hint.Weights) float64 {
 			for i := g; i < n; i += workers {
 				listed, _ := f.traces[i].Rank(w)
 				h5, ha, rr := caseScore(ranks(f.cases[i].Expect, listed))
-				sums[g][0] += h5
-				sums[g][1] += rr
-				sums[g][2] += ha
-				sums[g][3] += float64(len(listed))
+				cw := f.weight[i]
+				sums[g][0] += cw * h5
+				sums[g][1] += cw * rr
+				sums[g][2] += cw * ha
+				sums[g][3] += cw * float64(len(listed))
 			}
 		}(g)
 	}
@@ -225,34 +358,6 @@ func caseScore(r []int) (hit5, hitAll, rr float64) {
 		rr += 1 / float64(x)
 	}
 	return hit5, hitAll, rr / float64(max(1, len(r)))
-}
-
-// threshold returns the confidence threshold and margin that make the most cases' hints
-// confident while the confident ones (at least five) have the right top action at least
-// precision of the time; a threshold above every score when none does.
-func (f *fitter) threshold(w hint.Weights, precision float64) (at, margin float64) {
-	at, margin = 1e9, 0
-	best := 0
-	for t := 2.0; t <= 12; t += 0.5 {
-		for m := 0.0; m <= 4; m += 0.25 {
-			w := w.With("confident_at", t).With("confident_margin", m)
-			right, sure := 0, 0
-			for i, tr := range f.traces {
-				listed, conf := tr.Rank(w)
-				if !conf {
-					continue
-				}
-				sure++
-				if slices.Contains(ranks(f.cases[i].Expect, listed), 1) {
-					right++
-				}
-			}
-			if sure >= 5 && sure > best && float64(right) >= precision*float64(sure) {
-				at, margin, best = t, m, sure
-			}
-		}
-	}
-	return at, margin
 }
 
 // pairwise fits the feature weights so that each expected candidate outscores its clause's
@@ -336,7 +441,7 @@ func (f *fitter) pairwise(w hint.Weights, freeze []string) hint.Weights {
 				}
 			}
 			for k := range mine {
-				mine[k].weight = 1 / float64(len(mine))
+				mine[k].weight = f.weight[i] / float64(len(mine))
 			}
 			pairs = append(pairs, mine...)
 		}

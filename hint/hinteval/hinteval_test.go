@@ -326,7 +326,9 @@ func TestRunOnTestdata(t *testing.T) {
 }
 
 // TestCandidateRecall: a case whose expected action shares nothing with its prompt is
-// missed, the others are not, and the shares are per kind.
+// missed, and so is one whose second step is destructive though it asks for nothing of the
+// kind (the destructive rule holds for recall too); the others are not, and the shares are
+// per kind.
 func TestCandidateRecall(t *testing.T) {
 	ctx, st := context.Background(), testdataStore(t)
 	cases := []hinteval.Case{
@@ -336,7 +338,7 @@ func TestCandidateRecall(t *testing.T) {
 		{ID: "t3", Prompt: "zzzz qqqq", Apps: []string{"slack"}, Mode: "chatbot", Kind: "vague",
 			Expect: [][]string{{"SLACK_UPLOAD_FILE"}}},
 		{ID: "t4", Prompt: "send a message to #general that lunch is here", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Kind: "multi",
-			Expect: [][]string{{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL"}, {"SLACK_UPLOAD_FILE"}}},
+			Expect: [][]string{{"SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL"}, {"GMAIL_DELETE_DRAFT"}}},
 	}
 	rep, err := hinteval.CandidateRecall(ctx, st, cases, hinteval.Options{})
 	if err != nil {

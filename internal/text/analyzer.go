@@ -271,6 +271,11 @@ func (a *Analyzer) SlugTerms(slug, app string) []string {
 		out = a.fold(out, w)
 		out = dedupTail(out, before)
 	}
+	if len(out) == 0 && app != "" && s != "" {
+		// The slug only repeats its app's name (an app of one action, named for what it
+		// does: GET_WEATHER of app get_weather): those words are what it does.
+		return a.SlugTerms(s, "")
+	}
 	return out
 }
 

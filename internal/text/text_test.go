@@ -63,6 +63,9 @@ func TestSlugTerms(t *testing.T) {
 		{"ZENDESK_GET_ZENDESK_TICKET_BY_ID", "zendesk", []string{"get", a.Stem("ticket"), "id"}},
 		{"MICROSOFT_TEAMS_CHATS_GET_ALL_MESSAGES", "microsoft_teams", []string{a.Stem("chats"), "get", a.Stem("messages")}},
 		{"GITHUB_GET_A_REPO", "github", []string{"get", a.Stem("repository")}},
+		// A one-action app named for what it does: the words are the action's own.
+		{"GET_WEATHER_GET_WEATHER", "get_weather", []string{"get", a.Stem("weather")}},
+		{"TRANSLATE_AMHARIC_TRANSLATE_AMHARIC", "translate_amharic", []string{a.Stem("translate"), a.Stem("amharic")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.slug, func(t *testing.T) {

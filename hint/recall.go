@@ -1,0 +1,190 @@
+package hint
+
+import (
+	"math/bits"
+
+	"github.com/toolhint/toolhint/cache"
+)
+
+// The recall stage: a field-weighted BM25 (BM25F) over the fields of every action the
+// prompt shares a term with. The ranking's candidate gate (what the clause acts on, its
+// capabilities, the named app's verbs) is knowledge, and knowledge misses things no rule
+// foresaw: "retrieve information about postmodern theory" matches GET_POSTMODERN_THEORY on
+// words alone. So the actions BM25F ranks highest for a clause are candidates whether or not
+// they pass the gate, and every candidate's BM25F score is a feature of the ordering. The
+// destructive rule and permissions stay hard filters: recall never lists what the gate
+// keeps out for safety.
+//
+// The fields are the action's key words (slug words without the app prefix, and the display
+// name), its description, and its parameter names. Metadata holds each field's terms once,
+// so a term's frequency in a field is 0 or 1; BM25F's saturation then acts across fields (a
+// term in both the name and the description counts more than in one, less than twice).
+
+const (
+	recallDepth = 40 // actions a clause admits on BM25F alone, best first
+	recallFill  = 12 // a hint is filled up to this many actions from the whole prompt's BM25F ranking
+	// smallApp is the most actions an app may have for all of them to be matched when its
+	// name shares a term with the prompt.
+	smallApp = 16
+
+	bm25K1 = 1.2
+	// Field weights and length normalisation: the key words say what an action does and are
+	// short (no normalisation beyond a little); descriptions vary in length.
+	bm25KeyW, bm25KeyB     = 2.0, 0.3
+	bm25DescW, bm25DescB   = 1.0, 0.75
+	bm25ParamW, bm25ParamB = 0.3, 0.0
+	bm25AppW               = 1.5 // the app's name, the same for each of its actions
+	// An expansion of a prompt word (a synonym, a derivation, context) counts for this share
+	// of its weight: it may add a little, never decide.
+	bm25ExpansionShare = 0.3
+)
+
+// fieldLens holds the average field lengths of the actions in scope.
+type fieldLens struct{ key, desc, param float64 }
+
+// avgFieldLens returns the average key, description and parameter field lengths of metas.
+func avgFieldLens(metas []cache.ActionMeta) fieldLens {
+	var l fieldLens
+	for i := range metas {
+		k, d, p := actionFieldLens(&metas[i])
+		l.key += k
+		l.desc += d
+		l.param += p
+	}
+	n := float64(max(1, len(metas)))
+	l.key, l.desc, l.param = max(1, l.key/n), max(1, l.desc/n), max(1, l.param/n)
+	return l
+}
+
+func actionFieldLens(m *cache.ActionMeta) (key, desc, param float64) {
+	return float64(max(len(m.SlugTerms), len(m.NameTerms))), float64(len(m.DescTerms)), float64(len(m.Params))
+}
+
+// bm25f scores one action for a clause from the masks of the table terms its fields hold.
+func bm25f(info *clauseInfo, idf *[maxTerms]float64, avg fieldLens, m *cache.ActionMeta, key, desc, param, app uint64) float64 {
+	kl, dl, pl := actionFieldLens(m)
+	nk := bm25KeyW / (1 - bm25KeyB + bm25KeyB*kl/avg.key)
+	nd := bm25DescW / (1 - bm25DescB + bm25DescB*dl/avg.desc)
+	np := bm25ParamW / (1 - bm25ParamB + bm25ParamB*pl/avg.param)
+	s := 0.0
+	for mk := (key | desc | param | app) & info.mask; mk != 0; mk &= mk - 1 {
+		k := bits.TrailingZeros64(mk)
+		bit := uint64(1) << k
+		tf := 0.0
+		if key&bit != 0 {
+			tf += nk
+		}
+		if desc&bit != 0 {
+			tf += nd
+		}
+		if param&bit != 0 {
+			tf += np
+		}
+		if app&bit != 0 {
+			tf += bm25AppW
+		}
+		q := info.w[k]
+		if info.expMask&bit != 0 {
+			q *= bm25ExpansionShare
+		}
+		s += q * idf[k] * tf * (bm25K1 + 1) / (tf + bm25K1)
+	}
+	return s
+}
+
+// recallScores fills sc.bm with the BM25F score of each touched action for clause info (in
+// the order of sc.touched) and returns the least score that admits an action on recall
+// alone (the recallDepth-th best, above zero) and the best score.
+func (sc *scratch) recallScores(r *ranking, info *clauseInfo, idf *[maxTerms]float64, avg fieldLens) (floor, best float64) {
+	sc.bm = grow(sc.bm, len(sc.touched))
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		for j := rn.tStart; j < rn.tEnd; j++ {
+			i := sc.touched[j]
+			key := sc.slugM[i] | sc.nameM[i]
+			sc.bm[j] = bm25f(info, idf, avg, &r.metas[i], key, sc.descM[i]&^key, sc.paramM[i]&^key&^sc.descM[i], rn.appMask)
+		}
+	}
+	// The recallDepth best scores, high to low: a bounded insertion keeps this linear in the
+	// number of touched actions.
+	top := sc.bmTop[:0]
+	for _, v := range sc.bm {
+		if v <= 0 || len(top) == recallDepth && v <= top[len(top)-1] {
+			continue
+		}
+		if len(top) < recallDepth {
+			top = append(top, v)
+		} else {
+			top[len(top)-1] = v
+		}
+		for k := len(top) - 1; k > 0 && top[k] > top[k-1]; k-- {
+			top[k], top[k-1] = top[k-1], top[k]
+		}
+	}
+	sc.bmTop = top
+	if len(top) == 0 {
+		return 1, 0 // nothing scores: no action is admitted on recall
+	}
+	best, floor = top[0], top[len(top)-1]
+	return floor, best
+}
+
+// promptRecall ranks the actions by BM25F against the whole prompt, every stated clause's
+// own words at once, and returns the best (at most recallFill), non-destructive ones; each
+// touched action's score is left in sc.promptBM (by touched position) and the best in
+// sc.promptBest, for the ordering's feature. The
+// clauses' lists come first in a hint; these fill it up to recallFill. Splitting a prompt
+// into clauses is itself a guess (a sentence that describes may read as a step, a fifth
+// step is past maxClauses), and this list is what a plain lexical ranking would give: a
+// hint that has room never misses what that would find.
+func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) []int32 {
+	sc.promptBM = grow(sc.promptBM, len(sc.touched))
+	clear(sc.promptBM)
+	sc.promptBest = 0
+	var all clauseInfo
+	for ci := range r.clauses[:len(r.clauses)-r.lookups] {
+		info := &r.clauses[ci]
+		for mk := info.mask &^ info.expMask; mk != 0; mk &= mk - 1 {
+			k := bits.TrailingZeros64(mk)
+			all.w[k] = max(all.w[k], info.w[k])
+			all.mask |= 1 << k
+		}
+	}
+	if all.mask == 0 {
+		return nil
+	}
+	type hit struct {
+		i     int32
+		score float64
+	}
+	var top []hit
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		for j := rn.tStart; j < rn.tEnd; j++ {
+			i := sc.touched[j]
+			key := sc.slugM[i] | sc.nameM[i]
+			s := bm25f(&all, idf, r.avg, &r.metas[i], key, sc.descM[i]&^key, sc.paramM[i]&^key&^sc.descM[i], rn.appMask)
+			sc.promptBM[j] = s
+			sc.promptBest = max(sc.promptBest, s)
+			if r.metas[i].Destructive || s <= 0 || len(top) == recallFill && s <= top[len(top)-1].score {
+				continue
+			}
+			if len(top) < recallFill {
+				top = append(top, hit{i, s})
+			} else {
+				top[len(top)-1] = hit{i, s}
+			}
+			for k := len(top) - 1; k > 0 && top[k].score > top[k-1].score; k-- {
+				top[k], top[k-1] = top[k-1], top[k]
+			}
+		}
+	}
+	if r.recipe || len(r.explicit) > 0 {
+		return nil
+	}
+	out := make([]int32, len(top))
+	for k, h := range top {
+		out[k] = h.i
+	}
+	return out
+}
