@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -99,6 +102,22 @@ type CommandConfig struct {
 	// MaxOutputBytes caps what is kept of stdout and of stderr each; the rest is discarded
 	// and the result flagged truncated. Optional. Defaults to DefaultMaxOutputBytes.
 	MaxOutputBytes int
+	// Unconfined runs commands without the kernel's confinement: no Landlock, so an
+	// allowed program (git with an alias, tar with a checkpoint action, …) can reach
+	// whatever the host process can. Optional: by default NewCommand fails where Landlock
+	// is missing (a kernel before 5.13, or one without it in its lsm= list, or another
+	// operating system) or where the host did not call Main first in main. The tool's
+	// description tells the model which it got.
+	Unconfined bool
+	// Network lets confined commands open and accept TCP connections. Optional: by default
+	// Landlock refuses every TCP bind and connect where the kernel has network rules
+	// (Landlock ABI 4, Linux 6.7); on older kernels the network stays open and the tool's
+	// description says so. UDP is never confined by Landlock.
+	Network bool
+	// ReadPaths are the files and directories confined commands may read besides the
+	// workspace and the programs themselves. Optional: nil uses DefaultReadPaths; an
+	// empty non-nil slice allows nothing more.
+	ReadPaths []string
 }
 
 // Command is the execute_command tool. It keeps its directory open (an os.Root) until
@@ -111,6 +130,11 @@ type Command struct {
 	names    []string          // base names, sorted, for the description
 	blocked  []*regexp.Regexp
 	spec     registry.ToolSpec
+	// policy is the confining child's policy as JSON; "" runs commands unconfined.
+	policy string
+	// noPIDNS is set once starting a command in a PID namespace of its own failed
+	// (the host lacks CAP_SYS_ADMIN): later commands run without one.
+	noPIDNS atomic.Bool
 }
 
 // NewCommand checks cfg and returns the command tool. It fails with ErrInvalidConfig when
@@ -173,6 +197,13 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 	if c.root, err = os.OpenRoot(dir); err != nil {
 		return nil, fmt.Errorf("%w: command directory: %v", ErrInvalidConfig, err)
 	}
+	confinement := "Commands are NOT confined by the kernel: keep to the workspace directory."
+	if !cfg.Unconfined {
+		if confinement, err = c.confine(); err != nil {
+			c.root.Close()
+			return nil, err
+		}
+	}
 	c.spec, err = registry.Typed(registry.ToolSpec{
 		Name:     ToolExecuteCommand,
 		Category: registry.CategoryShell,
@@ -180,7 +211,7 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 		// The executor's own timeout must not cut the run before ours reports it.
 		Timeout: c.cfg.Timeout + 5*time.Second,
 		Description: "Run a program with arguments in the workspace directory (no shell: pipes, redirections and $(...) are not interpreted). " +
-			"Allowed programs: " + strings.Join(c.names, ", ") + ". Returns the exit code, stdout and stderr.",
+			"Allowed programs: " + strings.Join(c.names, ", ") + ". " + confinement + " Returns the exit code, stdout and stderr.",
 	}, c.run)
 	if err != nil {
 		c.root.Close()
@@ -321,6 +352,9 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 	if err != nil {
 		return CommandResult{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, err)
+	}
 	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	wd, done, err := workDir(c.root, c.dir, dir)
@@ -328,19 +362,9 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 		return CommandResult{}, err
 	}
 	defer done()
-	cmd := exec.CommandContext(rctx, prog, in.Args...)
-	cmd.Args[0] = filepath.Base(prog) // what the program calls itself in messages
-	cmd.Dir = wd
-	cmd.Env = slices.Clone(c.cfg.Env)
-	if cmd.Env == nil {
-		cmd.Env = []string{} // nil would pass the host's environment on
-	}
 	stdout := &capped{max: c.cfg.MaxOutputBytes}
 	stderr := &capped{max: c.cfg.MaxOutputBytes}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = time.Second
-	killGroup(cmd)
-	err = cmd.Run()
+	report, err := c.exec(rctx, prog, wd, in.Args, stdout, stderr)
 	res := CommandResult{
 		Stdout:    strings.ToValidUTF8(stdout.buf.String(), "\uFFFD"),
 		Stderr:    strings.ToValidUTF8(stderr.buf.String(), "\uFFFD"),
@@ -352,6 +376,8 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, ctx.Err())
 	case rctx.Err() != nil:
 		res.ExitCode, res.TimedOut = -1, true
+	case report != "":
+		return CommandResult{}, fmt.Errorf("platform: %s %s did not start: %s", ToolExecuteCommand, in.Command, truncText(report))
 	case err == nil:
 	case errors.As(err, &exitErr):
 		res.ExitCode = exitErr.ExitCode()
@@ -359,6 +385,90 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, err)
 	}
 	return res, nil
+}
+
+// exec runs prog with args in the directory wd, confined when the tool is, writing its
+// output to stdout and stderr, and returns what the confining child reported when the
+// program could not start. The program runs in a session of its own (and a PID namespace
+// where the host may make one); the whole session is killed at the deadline and as soon as
+// the program exits, so nothing it started outlives the call.
+func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdout, stderr io.Writer) (string, error) {
+	name, argv := prog, append([]string{filepath.Base(prog)}, args...) // what the program calls itself
+	if c.policy != "" {
+		name, argv = "/proc/self/exe", append([]string{confineArg0, c.policy, prog}, argv...)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return "", err
+	}
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return "", err
+	}
+	defer errR.Close()
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		errW.Close()
+		return "", err
+	}
+	defer repR.Close()
+	var cmd *exec.Cmd
+	for {
+		cmd = exec.CommandContext(ctx, name)
+		cmd.Args = argv
+		cmd.Dir = wd
+		cmd.Env = slices.Clone(c.cfg.Env)
+		if cmd.Env == nil {
+			cmd.Env = []string{} // nil would pass the host's environment on
+		}
+		// Files, not writers: exec then starts no copying of its own, and Wait returns
+		// when the program exits even if something it started still holds the pipes.
+		cmd.Stdout, cmd.Stderr = outW, errW
+		if c.policy != "" {
+			cmd.ExtraFiles = []*os.File{repW} // confineFD
+		}
+		pidns := !c.noPIDNS.Load()
+		cmd.SysProcAttr = procAttr(pidns)
+		cmd.Cancel = func() error {
+			killTree(cmd.Process.Pid)
+			return nil
+		}
+		err = cmd.Start()
+		if err != nil && pidns && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)) {
+			c.noPIDNS.Store(true)
+			continue
+		}
+		break
+	}
+	outW.Close()
+	errW.Close()
+	repW.Close()
+	if err != nil {
+		return "", err
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); io.Copy(stdout, outR) }()
+	go func() { defer wg.Done(); io.Copy(stderr, errR) }()
+	err = cmd.Wait()
+	killTree(cmd.Process.Pid)
+	// What is left holding the pipes escaped the session and survives only without a PID
+	// namespace; its output is not waited for beyond a short grace.
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(200 * time.Millisecond):
+		outR.SetReadDeadline(time.Now())
+		errR.SetReadDeadline(time.Now())
+		<-drained
+	}
+	var rep bytes.Buffer
+	io.Copy(&rep, io.LimitReader(repR, 4<<10))
+	return rep.String(), err
 }
 
 // capped keeps the first max bytes written to it and discards the rest.
