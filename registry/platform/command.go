@@ -46,6 +46,12 @@ var launchers = []string{
 	"ionice", "timeout", "stdbuf", "unbuffer", "script", "watch", "flock", "strace", "ltrace", "gdb",
 	"python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua",
 	"tclsh", "wish", "pwsh", "powershell", "osascript", "expect", "ssh", "awk", "gawk", "mawk", "nawk",
+	// Programs that start a program they are given, or offer a "!command" escape.
+	"rbash", "taskset", "setpriv", "unshare", "chrt", "prlimit", "nsenter", "sg", "newgrp", "numactl",
+	"cgexec", "capsh", "bwrap", "firejail", "systemd-run", "run-parts", "start-stop-daemon", "runcon",
+	"setarch", "linux32", "linux64", "time", "parallel", "at", "batch", "schedtool", "chpst", "setcap",
+	"ed", "red", "ex", "vi", "vim", "nvim", "view", "rview", "emacs", "nano", "less", "more", "most",
+	"man", "ld.so", "ld-linux", "ld-linux-x86-64.so", "ld-linux-aarch64.so", "ld-musl-x86_64.so",
 }
 
 // DefaultBlockedPatterns returns the argument patterns execute_command refuses when the host
@@ -84,9 +90,12 @@ type CommandConfig struct {
 	// refuses: with one of them allowed, the allow-list no longer bounds what runs.
 	// Optional.
 	AllowLaunchers bool
-	// Blocked are regular expressions (RE2 syntax) matched against every argument and
-	// against the whole command line; a match refuses the call. Optional: nil uses
-	// DefaultBlockedPatterns; an empty non-nil slice blocks nothing.
+	// Blocked are regular expressions (RE2 syntax, matched without regard to case)
+	// matched against every argument and against the whole command line; a match refuses
+	// the call. Optional: nil uses DefaultBlockedPatterns and the checks of what known
+	// programs read in their arguments (git's command-running keys, tar's commands, sed's
+	// e command, make's --eval, curl's file: URLs); an empty non-nil slice blocks nothing
+	// and turns those checks off.
 	Blocked []string
 	// AllowOutsidePaths lets arguments name absolute paths or climb with "..". Optional:
 	// by default such arguments, and relative ones that resolve out of the working
@@ -178,7 +187,7 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 		patterns = DefaultBlockedPatterns()
 	}
 	for _, p := range patterns {
-		re, err := regexp.Compile(p)
+		re, err := regexp.Compile("(?i)" + p)
 		if err != nil {
 			return nil, fmt.Errorf("%w: blocked pattern %q: %v", ErrInvalidConfig, p, err)
 		}
@@ -295,6 +304,11 @@ func (c *Command) check(in commandIn) (string, string, error) {
 			}
 		}
 	}
+	if c.cfg.Blocked == nil {
+		if err := syntaxCheck(filepath.Base(prog), in.Args); err != nil {
+			return "", "", err
+		}
+	}
 	dir, err := localPath(in.Dir, true)
 	if err != nil {
 		return "", "", refuse("working directory: %v", err)
@@ -316,19 +330,38 @@ func (c *Command) check(in commandIn) (string, string, error) {
 	return prog, dir, nil
 }
 
-// checkPathArg refuses an argument (or the value of --flag=value) that is an absolute
-// path, starts with "~", climbs with "..", or names an existing path that resolves out of
+// checkPathArg refuses an argument that names a path outside the directory: the
+// argument itself, the value of --flag=value or key=value (dd's if=), the value attached
+// to a short option (-C/dir, -o../x), or the part after an unknown scheme's "://" (cat
+// reads "ab://../x" as a path); a file: URL; or an existing path that resolves out of
 // the directory through a symlink.
 func (c *Command) checkPathArg(dir, arg string) error {
 	v := arg
 	if strings.HasPrefix(v, "-") {
+		if !strings.HasPrefix(v, "--") {
+			for k := 2; k < len(v); k++ {
+				if rest := v[k:]; strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "~") || rest == ".." || strings.HasPrefix(rest, "../") {
+					return refuse("the argument %q names a path outside the workspace directory", truncText(arg))
+				}
+			}
+		}
 		_, after, ok := strings.Cut(v, "=")
 		if !ok {
 			return nil
 		}
 		v = after
+	} else if _, after, ok := strings.Cut(v, "="); ok && outsidePath(after) {
+		return refuse("the argument %q names a path outside the workspace directory", truncText(arg))
 	}
-	if v == "" || strings.Contains(v, "://") {
+	if scheme, _, ok := strings.Cut(v, "://"); ok {
+		if strings.EqualFold(scheme, "file") {
+			return refuse("the argument %q is a file: URL; name files by their path in the workspace", truncText(arg))
+		}
+		if networkScheme(scheme) {
+			return nil
+		}
+	}
+	if v == "" {
 		return nil
 	}
 	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
