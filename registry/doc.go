@@ -27,8 +27,9 @@
 //
 // Assembler builds the context an agent starts with (AssembleContext): its persona, the
 // skills of the plugins assigned to it, its platform tools and its apps' actions (narrowed
-// by a hint when one is given), each part with a token estimate; under a budget the
-// lowest-priority parts are dropped first and listed.
+// by a hint when one is given), each part with a token estimate counted from the text it
+// sends (never below a stored estimate, in sums that saturate); under a budget plugins
+// are dropped first, then actions, then platform tools, and listed.
 //
 // Package registry/platform has safe built-in platform tools (files under one root, an
 // allow-listed command runner, an HTTP client that refuses private addresses) to register
