@@ -331,7 +331,8 @@ func (r *Router) waitForConnection(ctx context.Context, args json.RawMessage) (j
 	cc := r.cfg.Connect
 	wait := time.Minute
 	if in.Timeout != nil {
-		wait = time.Duration(*in.Timeout * float64(time.Second))
+		// Clamped in seconds before converting: a huge number would overflow a Duration.
+		wait = time.Duration(min(max(*in.Timeout, 0), cc.MaxWait.Seconds()) * float64(time.Second))
 	}
 	wait = min(max(wait, 0), cc.MaxWait)
 	ws := r.inner.cfg.Scope.WorkspaceID

@@ -314,6 +314,7 @@ func TestRouterConnectionEnds(t *testing.T) {
 		stored  cache.ConnectionStatus
 	}{
 		{"authorised", composio.StatusActive, "5", connResult{App: "slack", Status: "active"}, cache.StatusActive},
+		{"huge timeout clamped, not overflowed", composio.StatusActive, "1e300", connResult{App: "slack", Status: "active"}, cache.StatusActive},
 		{"expired", composio.StatusExpired, "5", connResult{App: "slack", Status: "failed", Reason: "expired",
 			Note: "the connection to slack was not authorised (expired); call manage_connections to start again"}, cache.StatusFailed},
 		{"failed", composio.StatusFailed, "5", connResult{App: "slack", Status: "failed", Reason: "failed",
