@@ -27,7 +27,13 @@
 // lists are interleaved; steps a prompt implies (finding the draft it asks to send) follow.
 // Strategies: capability and token_filtered (the tier of the top action), recipe_token in
 // recipe mode (no candidate gate), and fallback when nothing fits: then the hint lists no
-// action and points the model at the search_tools meta-tool with the apps in scope.
+// action and says so, with the apps in scope.
+//
+// A hint names no tool the model was not given. Only when the host says the model has a
+// search meta-tool ([Config.SearchTool] or [Request.SearchTool], such as the router's
+// [SearchTool]) does a hint that is not sure point the model at it; [Result.MetaTools] then
+// lists it, and registry.Resolver.HintTools gives the model the hint's actions and those
+// meta-tools in one call.
 //
 // The open-class knowledge the analysis uses — synonyms, derivations, phrasal verbs, app
 // aliases, abbreviations, an app's main objects and self-description — is generated from general

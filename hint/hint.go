@@ -71,6 +71,11 @@ type Request struct {
 	// certain and the hint is empty; when the action metadata could not be read it names
 	// the apps and no action. Config.Degrade opts in for every request.
 	Degrade bool
+	// SearchTool is the name of the search meta-tool the model is given with the hint's
+	// actions (SearchTool, the router's search_tools), or "" when it has none. A hint that
+	// is not confident points the model at it only when it is set, and then lists it in
+	// Result.MetaTools. Optional. Defaults to Config.SearchTool.
+	SearchTool string
 }
 
 // Result is a hint.
@@ -88,8 +93,13 @@ type Result struct {
 	// Confident reports whether the hint carries the strong directive ("You MUST call"):
 	// the top action scored above the confidence threshold, and its app is one the prompt
 	// names when it names any. A hint that is not confident says so and points the model
-	// at the search_tools meta-tool.
+	// at the search meta-tool when the model has one (Request.SearchTool).
 	Confident bool
+	// MetaTools are the tools other than actions that Text tells the model to call: the
+	// search meta-tool (Request.SearchTool) when the hint is not confident, nil otherwise.
+	// Offer them beside MatchedActions (registry.Resolver.HintTools does), so that the
+	// model is given every tool it is told of.
+	MetaTools []string
 	// Degraded, when not empty, says which store read failed and why: the hint is limited
 	// to what is certainly allowed (see Request.Degrade).
 	Degraded string
@@ -193,6 +203,10 @@ type Config struct {
 	// Usage turns on priors learnt from each workspace's record of use. Optional. Nil
 	// means none: every hint is what the prompt and the catalogue alone give.
 	Usage *UsageConfig
+	// SearchTool is Request.SearchTool for the requests that leave it empty: the name of
+	// the search meta-tool every model this Builder serves is given (SearchTool).
+	// Optional. Defaults to "": hints name no tool but their actions.
+	SearchTool string
 }
 
 // Observer receives every Build, for metrics or tracing, without a tracing dependency in
@@ -229,6 +243,7 @@ type Builder struct {
 	rerankTop     int
 	rerankTimeout time.Duration
 	usage         *usagePriors // nil without Config.Usage
+	searchTool    string       // Config.SearchTool
 }
 
 // New returns a Builder for cfg.
@@ -244,7 +259,7 @@ func New(cfg Config) *Builder {
 	b := &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
 		weights: w, degrade: cfg.Degrade, obs: cfg.Observer,
 		emb: cfg.Embedder, embedTimeout: cfg.EmbedTimeout, rr: cfg.Reranker, rerankTop: cfg.RerankTop, rerankTimeout: cfg.RerankTimeout,
-		usage: newUsagePriors(cfg.Usage)}
+		usage: newUsagePriors(cfg.Usage), searchTool: cfg.SearchTool}
 	if b.embedTimeout <= 0 {
 		b.embedTimeout = time.Second
 	}
@@ -315,7 +330,7 @@ func (b *Builder) build(ctx context.Context, st Store, req Request) (Result, err
 	if err := ctx.Err(); err != nil {
 		return Result{Strategy: StrategyNone, Apps: apps}, fmt.Errorf("hint: %w", err)
 	}
-	b.render(&res)
+	b.render(&res, b.search(req))
 	if b.log != nil {
 		b.log.LogAttrs(ctx, slog.LevelDebug, "hint: built",
 			slog.Int64("agent_id", req.AgentID),
@@ -360,7 +375,7 @@ func (b *Builder) storeFailed(ctx context.Context, req Request, apps []string, e
 	}
 	res.Apps = apps
 	res.Degraded = err.Error()
-	b.render(&res)
+	b.render(&res, b.search(req))
 	return res, nil
 }
 
