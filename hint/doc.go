@@ -46,6 +46,10 @@
 // of the actions is a sure match. [Builder.Trace] exposes the part of a Build that does not
 // depend on the weights, so that weights can be fitted quickly.
 //
+// A request that leaves no usable app (an agent without active assignments, a workspace
+// without an active connection to an enabled app) is an error wrapping [ErrNoApps] that
+// says which, never an empty hint the host could mistake for "nothing matched".
+//
 // Build fails closed: when a store read that decides what the agent may use (assignments,
 // connections, tool configs) or the action metadata fails, it returns an error wrapping
 // [ErrStoreUnavailable] and the store's error, never a hint that might list an app or an

@@ -23,6 +23,12 @@ var (
 	// what the agent may use (assignments, connections, tool configs) or the action
 	// metadata. It wraps the store's error. See Request.Degrade.
 	ErrStoreUnavailable = errors.New("hint: store unavailable")
+	// ErrNoApps reports that the request leaves no app to hint at: the agent has no active
+	// assignment and its workspace no active connection, the workspace has not connected
+	// or has disabled the apps the agent is assigned, or none of Request.Apps is usable.
+	// The error wrapping it says which. It is a fact about the host's data, not a failure:
+	// tell the user to connect or assign an app.
+	ErrNoApps = errors.New("hint: no usable apps")
 )
 
 // MaxPromptLen is the number of bytes of a prompt that are analysed; the rest is ignored.
@@ -288,7 +294,8 @@ func Build(ctx context.Context, st Store, req Request) (Result, error) {
 // an app or action the agent may not use, unless the host opted in to degraded hints
 // (Request.Degrade, Config.Degrade). A panic in a ranking tier is logged and the next
 // tier runs. The error is otherwise non-nil only when ctx is done (it wraps ctx's error)
-// or req is invalid (ErrInvalidRequest). Config.Observer, when set, sees it start and end.
+// or req is invalid (ErrInvalidRequest), and when req leaves no usable app (ErrNoApps,
+// wrapped with the reason). Config.Observer, when set, sees it start and end.
 func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, error) {
 	if b.obs == nil {
 		return b.build(ctx, st, req)
@@ -322,10 +329,12 @@ func (b *Builder) build(ctx context.Context, st Store, req Request) (Result, err
 	if err := ctx.Err(); err != nil {
 		return res, fmt.Errorf("hint: %w", err)
 	}
-	if len(apps) > 0 {
-		if err := b.rankTiers(ctx, st, req, prompt, apps, enabled, &res); err != nil {
-			return b.storeFailed(ctx, req, apps, err)
-		}
+	if len(apps) == 0 {
+		res.Reason = noAppsReason(req)
+		return res, fmt.Errorf("%w: %s", ErrNoApps, res.Reason)
+	}
+	if err := b.rankTiers(ctx, st, req, prompt, apps, enabled, &res); err != nil {
+		return b.storeFailed(ctx, req, apps, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{Strategy: StrategyNone, Apps: apps}, fmt.Errorf("hint: %w", err)

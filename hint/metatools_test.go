@@ -2,11 +2,13 @@ package hint_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
 )
 
@@ -52,6 +54,48 @@ func TestSearchToolOnlyWhenOffered(t *testing.T) {
 			}
 			if !strings.Contains(res.Text, "Do not invent action names") && !strings.Contains(res.Text, "do not invent action names") {
 				t.Errorf("the text lost its warning:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// TestNoApps: a request that leaves no usable app is an error wrapping ErrNoApps that says
+// why, not an empty hint.
+func TestNoApps(t *testing.T) {
+	assign := func(app string, active bool) cache.Assignment {
+		return cache.Assignment{AgentID: 7, App: app, Active: active}
+	}
+	tests := []struct {
+		name  string
+		store *fakeStore
+		req   hint.Request
+		why   string
+	}{
+		{"agent without assignments", &fakeStore{}, hint.Request{AgentID: 7}, "agent 7 has no active app assignment"},
+		{"only inactive assignments", &fakeStore{assignments: map[int64][]cache.Assignment{7: {assign("slack", false)}}},
+			hint.Request{AgentID: 7}, "agent 7 has no active app assignment"},
+		{"assigned apps not connected", &fakeStore{assignments: map[int64][]cache.Assignment{7: {assign("slack", true)}}},
+			hint.Request{AgentID: 7, WorkspaceID: "ws"}, `leave no app actively connected and enabled in workspace "ws"`},
+		{"workspace without connections", &fakeStore{}, hint.Request{WorkspaceID: "ws"}, `workspace "ws" has no active connection`},
+		{"workspace disabled its only app", &fakeStore{
+			connections: map[string][]cache.Connection{"ws": {{WorkspaceID: "ws", App: "slack", Status: cache.StatusActive}}},
+			configs:     map[string][]cache.ToolConfig{"ws": {{WorkspaceID: "ws", App: "slack", Enabled: false}}},
+		}, hint.Request{WorkspaceID: "ws"}, `workspace "ws" has no active connection to an enabled app`},
+		{"request apps all invalid", &fakeStore{}, hint.Request{AgentID: 7, Apps: []string{"not an app!"}}, "is a valid app slug"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.store.metas = fixture()
+			tt.req.Prompt = "send a message"
+			res, err := hint.Build(context.Background(), tt.store, tt.req)
+			if !errors.Is(err, hint.ErrNoApps) {
+				t.Fatalf("err = %v, want ErrNoApps", err)
+			}
+			if !strings.Contains(err.Error(), tt.why) || res.Reason == "" {
+				t.Errorf("err %q, reason %q: want the reason %q", err, res.Reason, tt.why)
+			}
+			if res.Text != "" || len(res.MatchedActions) != 0 || res.Strategy != hint.StrategyNone {
+				t.Errorf("a hint came with the error: %+v", res)
 			}
 		})
 	}
