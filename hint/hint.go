@@ -408,6 +408,7 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	src, priors, sem := b.sources(ctx, st, req, pa, metas)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
 		b.rank(req, pa, metas, src, priors, res)
+		b.paramHints(prompt, metas, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list
