@@ -115,7 +115,9 @@ func ReadCatalog(r io.Reader) (Catalog, error) {
 	return cat, nil
 }
 
-// LoadCatalog reads the JSONL catalogue at path; see ReadCatalog.
+// LoadCatalog reads the JSONL catalogue at path; see ReadCatalog. A test whose catalogue
+// is in a store already (loaded with cache.ImportJSONL, the one way to load a catalogue)
+// seeds the fake with FromStore instead, connected accounts included.
 func LoadCatalog(path string) (Catalog, error) {
 	f, err := os.Open(path)
 	if err != nil {
