@@ -9,7 +9,6 @@ import (
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
-	"github.com/toolhint/toolhint/schema"
 )
 
 // Names of the router meta-tools.
@@ -225,8 +224,7 @@ func (r *Router) schemas(ctx context.Context, args json.RawMessage) (json.RawMes
 		}
 		// Rendered as the inner executor validates: its mode, its overrides, without the
 		// parameters it fills itself.
-		fn, err := schema.ConvertWith(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{
-			Mode: r.inner.cfg.Validation, Overrides: r.inner.cfg.Overrides, Hidden: registry.HostFilledParams(p.action.App)})
+		fn, err := r.inner.function(p)
 		if err != nil {
 			out = append(out, entry{Slug: p.action.Slug, Error: "its schema is unusable"})
 			continue
