@@ -9,9 +9,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/toolhint/toolhint/adapters/anthropicadapter"
-	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/registry"
 )
 
