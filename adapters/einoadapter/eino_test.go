@@ -3,7 +3,6 @@ package einoadapter_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/cloudwego/eino/components/tool"
@@ -13,7 +12,6 @@ import (
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/registry"
-	"github.com/toolhint/toolhint/schema"
 )
 
 // TestInfoKeepsTheSchema: the schema Eino gives the model is the function's, unchanged.
@@ -56,30 +54,8 @@ func TestInfoKeepsTheSchema(t *testing.T) {
 	}
 }
 
-func TestNewToolRefuses(t *testing.T) {
-	ex := adaptertest.Executor()
-	defer ex.Close()
-	good, _ := ex.Registry().Function("get_weather")
-	tests := []struct {
-		name string
-		ex   bool
-		fn   schema.Function
-	}{
-		{"nil executor", false, good},
-		{"parameters not an object", true, schema.Function{Name: "x", Slug: "x", Parameters: json.RawMessage(`[1]`)}},
-		{"parameters not JSON", true, schema.Function{Name: "x", Slug: "x", Parameters: json.RawMessage(`{`)}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := ex
-			if !tt.ex {
-				e = nil
-			}
-			if _, err := einoadapter.Tools(e, []schema.Function{good, tt.fn}); !errors.Is(err, einoadapter.ErrConfig) {
-				t.Errorf("Tools: %v, want ErrConfig", err)
-			}
-		})
-	}
+func TestToolsRefuse(t *testing.T) {
+	adaptertest.CheckToolsRefuse(t, einoadapter.Tools, einoadapter.ErrConfig)
 }
 
 func TestHintTools(t *testing.T) {
