@@ -9,6 +9,10 @@
 // hint (chatbot mode) to the request's tools in one call, through a registry.Resolver that
 // checks what the agent may call and hides the identity keys.
 //
+// For the SDK's tool runner (client.Beta.Messages.NewToolRunner), [RunnerTools] and
+// [HintRunnerTools] return anthropic.BetaTool values whose Execute runs the call through the
+// executor; the runner then loops model → tools → model itself.
+//
 // For executor.RunStep, [New] returns an executor.LLM over the SDK's client, with tool choice,
 // parallel tool use and a hook that sees every response (and so its token usage).
 package anthropicadapter
