@@ -35,9 +35,7 @@ func runnerModel(turn int, req adaptertest.Request) any {
 			}
 		}
 	}
-	return map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-		"content":     []any{map[string]any{"type": "text", "text": strings.Join(parts, "\n")}},
-		"stop_reason": "end_turn", "stop_sequence": nil, "usage": map[string]any{"input_tokens": 80, "output_tokens": 20}}
+	return textReply(strings.Join(parts, "\n"))
 }
 
 // Anthropic's tool runner runs toolhint's tools: RunnerTools gives it the executor's
