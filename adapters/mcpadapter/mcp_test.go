@@ -14,11 +14,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/adapters/mcpadapter"
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
