@@ -9,14 +9,15 @@ import (
 	"github.com/toolhint/toolhint/schema"
 )
 
-// HintFunctions returns the definitions of the actions of h that sub may call, checked and
-// rendered by r (registry.Resolver.Functions). A nil r is an error wrapping errConfig, the
-// calling adapter's ErrConfig.
+// HintFunctions returns the definitions of the actions of h that sub may call and of the
+// meta-tools its text points the model at, checked and rendered by r
+// (registry.Resolver.HintFunctions), so that the model is given every tool it is told of. A
+// nil r is an error wrapping errConfig, the calling adapter's ErrConfig.
 func HintFunctions(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, errConfig error) (registry.Resolution, error) {
 	if r == nil {
 		return registry.Resolution{}, fmt.Errorf("%w: nil resolver", errConfig)
 	}
-	return r.Functions(ctx, sub, h.MatchedActions)
+	return r.HintFunctions(ctx, sub, h)
 }
 
 // Map returns wrap of each function, in order, stopping at the first error.
