@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // Names of the router's connection meta-tools.
@@ -144,11 +145,11 @@ func (r *Router) connectTarget(ctx context.Context, app string) (string, bool, e
 		return "", false, err
 	}
 	if allowed != nil && !slices.Contains(allowed, app) {
-		return "", false, fmt.Errorf("app %s is not among the apps this agent may use", app)
+		return "", false, fmt.Errorf("app %s is not among the apps this agent may use", schema.Excerpt(app))
 	}
 	a, err := r.cfg.Connect.Store.App(ctx, app)
 	if errors.Is(err, cache.ErrNotFound) || errors.Is(err, cache.ErrInvalid) {
-		return "", false, fmt.Errorf("there is no app %q in the catalogue; use the app slug search_tools reports", shorten(app, 80))
+		return "", false, fmt.Errorf("there is no app \"%s\" in the catalogue; use the app slug search_tools reports", schema.Excerpt(app))
 	}
 	if err != nil {
 		return "", false, err
