@@ -201,7 +201,8 @@ type FileContent struct {
 }
 
 // openRegular opens p for reading or writing without blocking (a FIFO would block open)
-// and checks with fstat that it is a regular file.
+// and checks with fstat that it is a regular file with no other hard link: a second name
+// may be outside the root (a link made there to a file outside), and os.Root cannot tell.
 func (f *Files) openRegular(op, p string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
 	fh, err := f.root.OpenFile(p, flag|openNonblock, perm)
 	if err != nil {
@@ -219,6 +220,10 @@ func (f *Files) openRegular(op, p string, flag int, perm fs.FileMode) (*os.File,
 			what = "a directory"
 		}
 		return nil, nil, fmt.Errorf("%w: %s %q is %s", ErrNotRegular, op, schema.Excerpt(p), what)
+	}
+	if n := linkCount(fi); n > 1 {
+		fh.Close()
+		return nil, nil, fmt.Errorf("%w: %s %q has %d hard links, and another may be outside the workspace directory; use a file with one name", ErrPathRefused, op, schema.Excerpt(p), n)
 	}
 	return fh, fi, nil
 }

@@ -516,3 +516,47 @@ func BenchmarkReadFile(b *testing.B) {
 		}
 	}
 }
+
+// TestFilesHardLink: a hard link inside the root to a file outside is neither read nor
+// written through (append, overwrite); the outside file stays as it was, and deleting the
+// link removes only the link.
+func TestFilesHardLink(t *testing.T) {
+	fx := newFileFixture(t, platform.FilesConfig{AllowOverwrite: true})
+	if err := os.Link(filepath.Join(fx.outside, "victim.txt"), filepath.Join(fx.root, "hard.txt")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if err := os.Link(filepath.Join(fx.outside, "secret.txt"), filepath.Join(fx.root, "sub", "hard.txt")); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, fx.outside)
+	tests := []struct {
+		name string
+		tool string
+		args map[string]any
+	}{
+		{"read", platform.ToolReadFile, map[string]any{"path": "hard.txt"}},
+		{"read in a subdirectory", platform.ToolReadFile, map[string]any{"path": "sub/hard.txt"}},
+		{"append", platform.ToolWriteFile, map[string]any{"path": "hard.txt", "content": " appended", "append": true}},
+		{"overwrite", platform.ToolWriteFile, map[string]any{"path": "hard.txt", "content": "replaced", "overwrite": true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := fx.call(t, tt.tool, tt.args)
+			if !errors.Is(err, platform.ErrPathRefused) || !strings.Contains(err.Error(), "hard links") {
+				t.Fatalf("got %s, %v; want a refusal naming the hard links", out, err)
+			}
+			if strings.Contains(string(out)+err.Error(), secret) {
+				t.Errorf("the outside file's content showed: %s %v", out, err)
+			}
+		})
+	}
+	if _, err := fx.call(t, platform.ToolReadFile, map[string]any{"path": "ok.txt"}); err != nil {
+		t.Errorf("a file with one name: %v", err)
+	}
+	if _, err := fx.call(t, platform.ToolDeleteFile, map[string]any{"path": "hard.txt"}); err != nil {
+		t.Errorf("deleting the link: %v", err)
+	}
+	if diff := cmp.Diff(before, snapshot(t, fx.outside)); diff != "" {
+		t.Errorf("outside changed (-want +got):\n%s", diff)
+	}
+}
