@@ -435,30 +435,10 @@ func (f *Files) createDirectory(ctx context.Context, in createDirectoryIn) (DirC
 	if err != nil {
 		return DirCreated{}, err
 	}
-	out := DirCreated{Path: p}
-	parts := strings.Split(p, "/")
-	for i := range parts {
-		if err := ctx.Err(); err != nil {
-			return DirCreated{}, err
-		}
-		cur := strings.Join(parts[:i+1], "/")
-		err := f.root.Mkdir(cur, 0o755)
-		if err == nil {
-			out.Created = true
-			continue
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return DirCreated{}, fileErr(ToolCreateDirectory, cur, err)
-		}
-		fi, err := f.root.Stat(cur)
-		if err != nil {
-			return DirCreated{}, fileErr(ToolCreateDirectory, cur, err)
-		}
-		if !fi.IsDir() {
-			return DirCreated{}, fmt.Errorf("%w: %s %q exists and is not a directory", ErrExists, ToolCreateDirectory, schema.Excerpt(cur))
-		}
+	if err := ctx.Err(); err != nil {
+		return DirCreated{}, err
 	}
-	return out, nil
+	return f.mkdirAll(ctx, p)
 }
 
 type deleteFileIn struct {
