@@ -43,9 +43,11 @@
 //
 // A failed call's Result has a kind to branch on (rate_limited, transient, auth_required,
 // not_found, invalid_arguments, forbidden, timeout, tool_error, …), a sentence for the
-// model without request paths or ids, and Err, the Go error behind it (a
-// *composio.APIError, a context error, a *schema.ValidationError, …); ForUI and the log
-// record keep the whole reason. Host callbacks (Observer, hooks, the confirmation function,
+// model without request paths or ids (a URL is said as "the URL"), at most a few KB
+// whatever the input (a model-written key, name or id is quoted short, see
+// schema.Excerpt, and an overlong text loses its middle, never what to do), and Err,
+// the Go error behind it (a *composio.APIError, a context error, a
+// *schema.ValidationError, …); ForUI and the log record keep the whole reason. Host callbacks (Observer, hooks, the confirmation function,
 // BatchOptions.OnResult) that panic are recovered and logged. Tools, hooks and the
 // confirmation function find the call's scope with ScopeFrom(ctx).
 //

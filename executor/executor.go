@@ -413,7 +413,7 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 }
 
 func failed(call Call, kind ErrorKind, msg string) Result {
-	return Result{CallID: call.ID, Tool: call.Name, Step: call.Step, ErrorKind: kind, Error: msg}
+	return Result{CallID: call.ID, Tool: call.Name, Step: call.Step, ErrorKind: kind, Error: msg}.bounded()
 }
 
 // logCall writes the per-call record. A failure's record carries the whole reason: the

@@ -54,12 +54,12 @@ func (e *Executor) resolve(ctx context.Context, name string) (*prepared, Result,
 		}
 	}
 	sugg := e.allowedNames(ctx, e.suggest(ctx, name, 6), 3)
-	msg := fmt.Sprintf("there is no tool named %q.", shorten(name, 80))
+	msg := fmt.Sprintf("there is no tool named \"%s\".", schema.Excerpt(name))
 	if len(sugg) > 0 {
 		msg += " The closest real tools are: " + strings.Join(sugg, ", ") + "."
 	}
 	msg += " Call one of the tools you were given, with its exact name."
-	return nil, Result{Tool: shorten(name, 80), ErrorKind: KindUnknownTool, Error: msg, Suggestions: sugg}, false
+	return nil, Result{Tool: schema.Excerpt(name), ErrorKind: KindUnknownTool, Error: msg, Suggestions: sugg}, false
 }
 
 // slugCandidates lists the spellings of name worth looking up as an action slug.
@@ -74,13 +74,6 @@ func slugCandidates(name string) []string {
 		out = append(out, n)
 	}
 	return out
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // preparePlatform returns the entry of a platform tool. reg is the registry's validator of

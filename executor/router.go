@@ -243,7 +243,7 @@ func (r *Router) execute(ctx context.Context, args json.RawMessage) (json.RawMes
 		return nil, fmt.Errorf("reading arguments: %w", err)
 	}
 	if isRouterTool(in.Slug) {
-		return nil, fmt.Errorf("%s cannot run %s", ToolExecute, in.Slug)
+		return nil, fmt.Errorf("%s cannot run %s", ToolExecute, schema.Excerpt(in.Slug))
 	}
 	res := r.inner.Execute(ctx, Call{ID: "inner", Name: in.Slug, Arguments: in.Arguments})
 	if !res.OK {

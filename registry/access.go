@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // AccessStore is what access checks read from the catalogue store. *cache.Memory and
@@ -99,14 +100,14 @@ func (a *Access) Check(ctx context.Context, sub Subject, tool string) (Decision,
 		}
 	}
 	if a.cfg.Store == nil {
-		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool", truncName(tool))}, nil
+		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool", schema.Excerpt(tool))}, nil
 	}
 	act, err := a.cfg.Store.Action(ctx, tool)
 	if errors.Is(err, cache.ErrNotFound) {
-		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool or action", truncName(tool))}, nil
+		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool or action", schema.Excerpt(tool))}, nil
 	}
 	if err != nil {
-		return Decision{}, fmt.Errorf("registry: access %s: %w", truncName(tool), err)
+		return Decision{}, fmt.Errorf("registry: access %s: %w", schema.Excerpt(tool), err)
 	}
 	return a.CheckAction(ctx, sub, act)
 }
@@ -145,12 +146,12 @@ func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action)
 func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action, apps []string) (Decision, error) {
 	d := Decision{Kind: KindAction, App: act.App}
 	if act.Deprecated {
-		d.Reason = fmt.Sprintf("action %s is deprecated", act.Slug)
+		d.Reason = fmt.Sprintf("action %s is deprecated", schema.Excerpt(act.Slug))
 		return d, nil
 	}
 	if a.all {
 		if len(sub.Apps) > 0 && !slices.ContainsFunc(sub.Apps, func(app string) bool { return strings.EqualFold(strings.TrimSpace(app), act.App) }) {
-			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", act.App)
+			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", schema.Excerpt(act.App))
 			return d, nil
 		}
 		d.Allowed = true
@@ -168,9 +169,9 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 	}
 	if !slices.Contains(apps, act.App) {
 		if len(sub.Apps) > 0 {
-			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", act.App)
+			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", schema.Excerpt(act.App))
 		} else {
-			d.Reason = fmt.Sprintf("agent %d is not assigned app %s", sub.AgentID, act.App)
+			d.Reason = fmt.Sprintf("agent %d is not assigned app %s", sub.AgentID, schema.Excerpt(act.App))
 		}
 		return d, nil
 	}
@@ -193,12 +194,12 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 		conn, err := a.cfg.Store.Connection(ctx, sub.WorkspaceID, act.App)
 		switch {
 		case errors.Is(err, cache.ErrNotFound):
-			d.Reason = fmt.Sprintf("workspace %s has no connection to %s", sub.WorkspaceID, act.App)
+			d.Reason = fmt.Sprintf("workspace %s has no connection to %s", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.App))
 			return d, nil
 		case err != nil:
 			return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
 		case conn.Status != cache.StatusActive:
-			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", sub.WorkspaceID, act.App, conn.Status)
+			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.App), conn.Status)
 			return d, nil
 		}
 		connID = conn.ConnectedAccountID
@@ -210,10 +211,10 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 	case err != nil:
 		return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
 	case !tc.Enabled:
-		d.Reason = fmt.Sprintf("workspace %s has disabled app %s", sub.WorkspaceID, act.App)
+		d.Reason = fmt.Sprintf("workspace %s has disabled app %s", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.App))
 		return d, nil
 	case tc.EnabledActions != nil && !slices.Contains(tc.EnabledActions, act.Slug):
-		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", sub.WorkspaceID, act.Slug)
+		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.Slug))
 		return d, nil
 	}
 	d.Allowed, d.ConnectedAccountID = true, connID

@@ -297,7 +297,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 			ps, declared := node.Properties[name]
 			if t[name] == nil && declared && !slices.Contains(node.Required, name) && !c.acceptsNull(ps, depth) {
 				delete(t, name)
-				c.record(path+"/"+escapePointer(name), CoerceOmitNull)
+				c.record(path+"/"+pointerKey(name), CoerceOmitNull)
 			}
 		}
 		for _, name := range sortedKeys(t) {
@@ -306,7 +306,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 				ps = node.AdditionalProperties
 			}
 			if ps != nil {
-				t[name] = c.value(t[name], ps, path+"/"+escapePointer(name), depth+1)
+				t[name] = c.value(t[name], ps, path+"/"+pointerKey(name), depth+1)
 			}
 		}
 		for _, name := range sortedKeys(node.Properties) {
@@ -316,7 +316,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 			ps := c.resolve(node.Properties[name])
 			if slices.Contains(node.Required, name) && slices.Equal(c.allowed(ps, depth), []string{"null"}) {
 				t[name] = nil
-				c.record(path+"/"+escapePointer(name), CoerceFillNull)
+				c.record(path+"/"+pointerKey(name), CoerceFillNull)
 				continue
 			}
 			if c.fillDefaults && ps != nil && ps.Default != nil && !isNullRaw(ps.Default) {
@@ -325,7 +325,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 				// schema is not filled in.
 				if dv, err := decodeJSON(ps.Default); err == nil && c.defaultFits(ps, dv, depth) {
 					t[name] = dv
-					c.record(path+"/"+escapePointer(name), CoerceDefault)
+					c.record(path+"/"+pointerKey(name), CoerceDefault)
 				}
 			}
 		}

@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // ToolExecuteCommand is the name of the command tool.
@@ -278,7 +279,7 @@ func refuse(format string, a ...any) error {
 func (c *Command) check(in commandIn) (string, string, error) {
 	prog, ok := c.programs[in.Command]
 	if !ok {
-		return "", "", refuse("%q is not an allowed program; allowed: %s", truncText(in.Command), strings.Join(c.names, ", "))
+		return "", "", refuse("%q is not an allowed program; allowed: %s", schema.Excerpt(in.Command), strings.Join(c.names, ", "))
 	}
 	if len(in.Args) > maxArgs {
 		return "", "", refuse("more than %d arguments", maxArgs)
@@ -300,7 +301,7 @@ func (c *Command) check(in commandIn) (string, string, error) {
 		}
 		for _, a := range in.Args {
 			if re.MatchString(a) {
-				return "", "", refuse("the argument %q matches the blocked pattern %q", truncText(a), re.String())
+				return "", "", refuse("the argument %q matches the blocked pattern %q", schema.Excerpt(a), re.String())
 			}
 		}
 	}
@@ -318,7 +319,7 @@ func (c *Command) check(in commandIn) (string, string, error) {
 		return "", "", refuse("working directory: %v", fileErr("dir", dir, err))
 	}
 	if !fi.IsDir() {
-		return "", "", refuse("working directory %q is not a directory", truncText(dir))
+		return "", "", refuse("working directory %q is not a directory", schema.Excerpt(dir))
 	}
 	if !c.cfg.AllowOutsidePaths {
 		for _, a := range in.Args {
@@ -341,7 +342,7 @@ func (c *Command) checkPathArg(dir, arg string) error {
 		if !strings.HasPrefix(v, "--") {
 			for k := 2; k < len(v); k++ {
 				if rest := v[k:]; strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "~") || rest == ".." || strings.HasPrefix(rest, "../") {
-					return refuse("the argument %q names a path outside the workspace directory", truncText(arg))
+					return refuse("the argument %q names a path outside the workspace directory", schema.Excerpt(arg))
 				}
 			}
 		}
@@ -351,11 +352,11 @@ func (c *Command) checkPathArg(dir, arg string) error {
 		}
 		v = after
 	} else if _, after, ok := strings.Cut(v, "="); ok && outsidePath(after) {
-		return refuse("the argument %q names a path outside the workspace directory", truncText(arg))
+		return refuse("the argument %q names a path outside the workspace directory", schema.Excerpt(arg))
 	}
 	if scheme, _, ok := strings.Cut(v, "://"); ok {
 		if strings.EqualFold(scheme, "file") {
-			return refuse("the argument %q is a file: URL; name files by their path in the workspace", truncText(arg))
+			return refuse("the argument %q is a file: URL; name files by their path in the workspace", schema.Excerpt(arg))
 		}
 		if networkScheme(scheme) {
 			return nil
@@ -365,11 +366,11 @@ func (c *Command) checkPathArg(dir, arg string) error {
 		return nil
 	}
 	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
-		return refuse("the argument %q names a path outside the workspace directory", truncText(arg))
+		return refuse("the argument %q names a path outside the workspace directory", schema.Excerpt(arg))
 	}
 	for _, part := range strings.Split(v, "/") {
 		if part == ".." {
-			return refuse("the argument %q climbs out with \"..\"", truncText(arg))
+			return refuse("the argument %q climbs out with \"..\"", schema.Excerpt(arg))
 		}
 	}
 	_, err := c.root.Stat(path.Join(dir, v))
@@ -377,7 +378,7 @@ func (c *Command) checkPathArg(dir, arg string) error {
 	case err == nil, errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
 		return nil // inside, or not a path at all: a plain word
 	}
-	return refuse("the argument %q leads out of the workspace directory", truncText(arg))
+	return refuse("the argument %q leads out of the workspace directory", schema.Excerpt(arg))
 }
 
 func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) {

@@ -2,6 +2,8 @@ package platform
 
 import (
 	"strings"
+
+	"github.com/toolhint/toolhint/schema"
 )
 
 // syntaxCheck refuses what an allowed program would read in its arguments as "run this"
@@ -64,7 +66,7 @@ func gitCheck(args []string) error {
 			return refuse("git's ext:: and fd:: transports run commands")
 		case strings.HasPrefix(la, "--upload-pack") || strings.HasPrefix(la, "--receive-pack") ||
 			strings.HasPrefix(la, "--exec") || strings.HasPrefix(la, "--config-env") || strings.HasPrefix(la, "--template"):
-			return refuse("git's %s runs or installs commands", truncText(strings.SplitN(la, "=", 2)[0]))
+			return refuse("git's %s runs or installs commands", schema.Excerpt(strings.SplitN(la, "=", 2)[0]))
 		case la == "-c" && i+1 < len(args):
 			if err := gitKey(args[i+1]); err != nil {
 				return err
@@ -87,7 +89,7 @@ func gitKey(kv string) error {
 			return nil
 		}
 	}
-	return refuse("git -c %s: only user.*, color.*, advice.*, log.* and a few display settings may be set", truncText(key))
+	return refuse("git -c %s: only user.*, color.*, advice.*, log.* and a few display settings may be set", schema.Excerpt(key))
 }
 
 // sedCheck refuses sed scripts with the e command or flag (they run a shell) and file
@@ -152,7 +154,7 @@ func scriptPath(s string) error {
 		return nil
 	}
 	if outsidePath(f) {
-		return refuse("the script names the file %q outside the workspace directory", truncText(f))
+		return refuse("the script names the file %q outside the workspace directory", schema.Excerpt(f))
 	}
 	return nil
 }

@@ -378,3 +378,42 @@ func TestCommandSpec(t *testing.T) {
 		t.Errorf("description does not list the programs: %s", spec.Description)
 	}
 }
+
+// TestCommandEnvironment: with the default environment a command sees PATH, HOME (the
+// workspace directory) and LANG only: nothing of the host process's own environment (its
+// PWD, OLDPWD, secrets), and no PWD added for the working directory.
+func TestCommandEnvironment(t *testing.T) {
+	t.Setenv("PWD", "/host/pwd")
+	t.Setenv("OLDPWD", "/host/oldpwd")
+	t.Setenv("TOOLHINT_HOST_SECRET", secret)
+	fx := newCmdFixture(t, func(c *platform.CommandConfig) { c.Env = nil })
+	all := "PATH=/usr/bin:/bin\nHOME=" + fx.work + "\nLANG=C.UTF-8\n"
+	tests := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"everything", map[string]any{"command": "printenv"}, all},
+		{"everything, in a subdirectory", map[string]any{"command": "printenv", "dir": "sub"}, all},
+		{"HOME", map[string]any{"command": "printenv", "args": []string{"HOME"}}, fx.work + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := fx.run(t, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, res.Stdout); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, name := range []string{"PWD", "OLDPWD", "TOOLHINT_HOST_SECRET"} {
+		t.Run("no "+name, func(t *testing.T) {
+			res, err := fx.run(t, map[string]any{"command": "printenv", "args": []string{name}})
+			if err == nil && res.ExitCode == 0 || strings.Contains(res.Stdout, "host") || strings.Contains(res.Stdout, secret) {
+				t.Errorf("%s is set: %+v, %v", name, res, err)
+			}
+		})
+	}
+}

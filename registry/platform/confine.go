@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolhint/toolhint/schema"
 )
 
 // confineArg0 is the argv[0] by which a process knows it was started to confine a
@@ -110,7 +112,7 @@ func (c *Command) confine() (string, error) {
 	}
 	for _, r := range reads {
 		if !filepath.IsAbs(r) {
-			return "", fmt.Errorf("%w: read path %q is not absolute", ErrInvalidConfig, truncText(r))
+			return "", fmt.Errorf("%w: read path %q is not absolute", ErrInvalidConfig, schema.Excerpt(r))
 		}
 		if _, err := os.Stat(r); err == nil {
 			p.Read = append(p.Read, r)
@@ -188,7 +190,7 @@ func interpreter(prog string) (string, error) {
 		}
 		interp := strings.TrimRight(string(b), "\x00")
 		if !filepath.IsAbs(interp) {
-			return "", fmt.Errorf("%w: program %q names the interpreter %q", ErrInvalidConfig, prog, truncText(interp))
+			return "", fmt.Errorf("%w: program %q names the interpreter %q", ErrInvalidConfig, prog, schema.Excerpt(interp))
 		}
 		return interp, nil
 	}

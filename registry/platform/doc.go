@@ -20,7 +20,8 @@
 //     nor a symlink (even one created while the call runs) can reach a file outside it.
 //     Paths are also refused up front when they are absolute or contain a ".." component,
 //     and files are opened without blocking and checked with fstat, so a FIFO or a device
-//     is refused rather than read.
+//     is refused rather than read, and so is a file with more than one hard link (its other
+//     name may be outside the root, where os.Root cannot see it).
 //   - Commands run from an argv, never through a shell: "; rm -rf /" and "$(…)" are plain
 //     arguments. Only programs the host listed by absolute path run; shells, interpreters
 //     and launchers (sh, bash, env, xargs, sudo, python, …) are refused when listed unless
