@@ -9,6 +9,7 @@ import (
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // Names of the router meta-tools.

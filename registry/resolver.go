@@ -462,7 +462,7 @@ func (r *Resolver) HintFunctions(ctx context.Context, sub Subject, h hint.Result
 					why = cmp.Or(res.Skipped[m], "not kept")
 				}
 			}
-			return Resolution{}, fmt.Errorf("%w: the hint points the model at %s, which cannot be offered: %s", ErrInvalidConfig, truncName(m), why)
+			return Resolution{}, fmt.Errorf("%w: the hint points the model at %s, which cannot be offered: %s", ErrInvalidConfig, schema.Excerpt(m), why)
 		}
 	}
 	return res, nil
