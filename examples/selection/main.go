@@ -264,7 +264,13 @@ func semanticConfig(ctx context.Context, st *cache.Memory) (hint.Config, error) 
 	if err != nil {
 		return hint.Config{}, err
 	}
-	rep, err := hint.EmbedCatalog(ctx, st, c, hint.EmbedOptions{BatchSize: 128})
+	rep, err := hint.EmbedCatalog(ctx, st, c, hint.EmbedOptions{
+		BatchSize: 128,
+		Progress: func(p hint.EmbedReport) {
+			fmt.Fprintf(os.Stderr, "\rselection: embedding: %d embedded, %d current, of %d looked at", p.Embedded, p.Current, p.Actions)
+		},
+	})
+	fmt.Fprintln(os.Stderr)
 	if err != nil {
 		return hint.Config{}, err
 	}
