@@ -153,7 +153,7 @@ func (e *Executor) offer(ctx context.Context, names []string) (fns []schema.Func
 // tool's registered definition, or an action rendered in the executor's validation mode,
 // with its overrides and without the parameters the host fills.
 func (e *Executor) function(p *prepared) (schema.Function, error) {
-	if p.tool.Kind != registry.KindAction {
+	if p.tool.Kind != registry.ToolAction {
 		fn, ok := e.cfg.Registry.Function(p.spec.Name)
 		if !ok {
 			return schema.Function{}, fmt.Errorf("%s is not registered", p.spec.Name)

@@ -37,7 +37,7 @@ func oracleAgrees(t testing.TB, params string, args ...string) string {
 	if err != nil {
 		return "" // refused before either validator sees it
 	}
-	ours, oursErr := schema.CompileWith(json.RawMessage(params), schema.CompileOptions{Mode: schema.Strict})
+	ours, oursErr := schema.Compile(json.RawMessage(params), schema.CompileOptions{Mode: schema.Strict})
 	theirs, theirsErr := safeOracleCompile(tree)
 	if (oursErr == nil) != (theirsErr == nil) {
 		return "compile: ours " + errText(oursErr) + ", oracle " + errText(theirsErr)
@@ -169,7 +169,7 @@ func TestOracle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := schema.CompileWith(json.RawMessage(tt.schema), schema.CompileOptions{Mode: schema.Strict}); err != nil {
+			if _, err := schema.Compile(json.RawMessage(tt.schema), schema.CompileOptions{Mode: schema.Strict}); err != nil {
 				t.Fatalf("Compile: %v", err)
 			}
 			if d := oracleAgrees(t, tt.schema, tt.args...); d != "" {
