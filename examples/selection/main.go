@@ -82,9 +82,21 @@ func main() {
 
 func run(catalog, eval string, misses, asJSON bool) error {
 	ctx := context.Background()
-	st, err := hinteval.LoadCatalog(ctx, catalog)
+	// The catalogue, loaded the one way (cache.ImportJSONL), with its progress.
+	f, err := os.Open(catalog)
 	if err != nil {
 		return err
+	}
+	st := cache.NewMemory()
+	_, err = cache.ImportJSONLWithOptions(ctx, st, f, cache.ImportOptions{
+		Progress: func(p cache.ImportProgress) {
+			fmt.Fprintf(os.Stderr, "\rselection: importing: %d actions of %d apps", p.Actions, p.Apps)
+		},
+	})
+	f.Close()
+	fmt.Fprintln(os.Stderr)
+	if err != nil {
+		return fmt.Errorf("importing %s: %w", catalog, err)
 	}
 	cases, err := hinteval.ReadCasesFile(eval)
 	if err != nil {
