@@ -160,6 +160,6 @@ func (e *Executor) function(p *prepared) (schema.Function, error) {
 		}
 		return fn, nil
 	}
-	return schema.ConvertWith(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{
+	return schema.Convert(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{
 		Mode: e.cfg.Validation, Overrides: e.cfg.Overrides, Hidden: registry.HostFilledParams(p.action.App)})
 }

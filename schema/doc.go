@@ -29,13 +29,15 @@
 // argument ([CompileOptions]: mode and overrides; [CoerceOptions]: filling defaults). The
 // other entry points are its parts: [Validator.Validate] checks without repairing,
 // [Validator.Coerce] repairs without checking, and [Validator.CheckLimits] is the size and
-// depth check both run first. CompileWith, Compiler.CompileWith, Validator.CoerceWith and
-// Validator.CoerceAndValidateWith are deprecated spellings of the same calls. Package
+// depth check both run first. CompileWith, Compiler.CompileWith, Validator.CoerceWith,
+// Validator.CoerceAndValidateWith and ConvertWith are deprecated spellings of the same
+// calls. Package
 // executor does all of this for the tools it runs.
 //
 // # The one way to make a tool definition
 //
-// [Convert] an action's slug, description and parameter schema into a [Function], then
+// [Convert] an action's slug, description and parameter schema (with [ConvertOptions] as an
+// optional last argument: hidden parameters, mode, overrides) into a [Function], then
 // render it for the model API in use: [Function.OpenAI], [Function.Anthropic],
 // [Function.Gemini], or [Function.Render] with a [Dialect] when the API is chosen at run
 // time. A host going from a hint to a model request does not call these one by one:

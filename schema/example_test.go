@@ -22,7 +22,7 @@ const createEventParams = `{
 }`
 
 func ExampleConvert() {
-	f, err := schema.ConvertWith("CALENDAR_CREATE_EVENT", "Create a calendar event.",
+	f, err := schema.Convert("CALENDAR_CREATE_EVENT", "Create a calendar event.",
 		json.RawMessage(createEventParams), schema.ConvertOptions{Hidden: []string{"user_id"}})
 	if err != nil {
 		fmt.Println(err)
@@ -217,7 +217,7 @@ func ExampleOverrides() {
 		return
 	}
 	fmt.Println(v.Validate(json.RawMessage(`{"to":"jay@acme.com"}`)))
-	f, _ := schema.ConvertWith("MAIL_SEND", "Send mail.", params, schema.ConvertOptions{Overrides: overrides})
+	f, _ := schema.Convert("MAIL_SEND", "Send mail.", params, schema.ConvertOptions{Overrides: overrides})
 	fmt.Println(string(f.Parameters))
 	// Output:
 	// schema: invalid arguments:

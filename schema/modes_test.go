@@ -107,7 +107,7 @@ func TestConvertModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	strict, err := schema.ConvertWith("MAIL_SEND", "Send mail.", json.RawMessage(mailSchema), schema.ConvertOptions{Mode: schema.Strict})
+	strict, err := schema.Convert("MAIL_SEND", "Send mail.", json.RawMessage(mailSchema), schema.ConvertOptions{Mode: schema.Strict})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestConvertModes(t *testing.T) {
 		t.Errorf("strict required = %v, want all 7 properties", st.Required)
 	}
 	// Hidden parameters are not reported as relaxed.
-	h, err := schema.ConvertWith("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Hidden: []string{"attachment"}})
+	h, err := schema.Convert("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Hidden: []string{"attachment"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestOverrides(t *testing.T) {
 		if got := sv.Schema().Properties["attachment"].Description; got != "The file." {
 			t.Errorf("attachment description = %q", got)
 		}
-		f, err := schema.ConvertWith("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov})
+		f, err := schema.Convert("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestOverrides(t *testing.T) {
 		if !errors.Is(err, schema.ErrInvalidSchema) {
 			t.Errorf("Compile with a broken patch: error = %v, want ErrInvalidSchema", err)
 		}
-		if _, err := schema.ConvertWith("MAIL_BAD", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov}); !errors.Is(err, schema.ErrInvalidSchema) {
+		if _, err := schema.Convert("MAIL_BAD", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov}); !errors.Is(err, schema.ErrInvalidSchema) {
 			t.Errorf("Convert with a broken patch: error = %v, want ErrInvalidSchema", err)
 		}
 	})

@@ -239,7 +239,7 @@ func TestCatalogOracle(t *testing.T) {
 	for i := 0; i < len(rows); i += step {
 		r := rows[i]
 		args := []string{`{}`}
-		if f, err := schema.ConvertWith(r.Action, r.Description, r.Parameters, schema.ConvertOptions{Mode: schema.Strict}); err == nil {
+		if f, err := schema.Convert(r.Action, r.Description, r.Parameters, schema.ConvertOptions{Mode: schema.Strict}); err == nil {
 			if p, ok := f.StrictParameters(); ok {
 				if root, err := decodeAny(p); err == nil {
 					defs, _ := root.(map[string]any)["$defs"].(map[string]any)

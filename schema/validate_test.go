@@ -281,6 +281,10 @@ func TestOptionsAtMostOne(t *testing.T) {
 		{"Compiler.Compile, two", func() error { _, err := c.Compile(params, two...); return err }, "schema: compile: 2 schema.CompileOptions values, want at most one"},
 		{"Coerce, one", func() error { _, _, err := v.Coerce(nil, fill[0]); return err }, ""},
 		{"Coerce, two", func() error { _, _, err := v.Coerce(nil, fill...); return err }, "schema: coerce: 2 schema.CoerceOptions values, want at most one"},
+		{"Convert, two", func() error {
+			_, err := schema.Convert("X", "", params, schema.ConvertOptions{}, schema.ConvertOptions{Mode: schema.Strict})
+			return err
+		}, "schema: convert: 2 schema.ConvertOptions values, want at most one"},
 		{"CoerceAndValidate, two", func() error { _, _, err := v.CoerceAndValidate(nil, fill...); return err }, "schema: coerce and validate: 2 schema.CoerceOptions values, want at most one"},
 	}
 	for _, tt := range tests {
