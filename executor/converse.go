@@ -153,13 +153,13 @@ func (e *Executor) offer(ctx context.Context, names []string) (fns []schema.Func
 // tool's registered definition, or an action rendered in the executor's validation mode,
 // with its overrides and without the parameters the host fills.
 func (e *Executor) function(p *prepared) (schema.Function, error) {
-	if p.tool.Kind != registry.KindAction {
+	if p.tool.Kind != registry.ToolAction {
 		fn, ok := e.cfg.Registry.Function(p.spec.Name)
 		if !ok {
 			return schema.Function{}, fmt.Errorf("%s is not registered", p.spec.Name)
 		}
 		return fn, nil
 	}
-	return schema.ConvertWith(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{
+	return schema.Convert(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{
 		Mode: e.cfg.Validation, Overrides: e.cfg.Overrides, Hidden: registry.HostFilledParams(p.action.App)})
 }

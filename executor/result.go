@@ -26,7 +26,9 @@ type Call struct {
 	Step int
 }
 
-// ErrorKind classifies a failed Result so hosts and models can branch on it.
+// ErrorKind classifies a failed Result so hosts and models can branch on it. Its values
+// are the module's one family of Kind* names; how a tool runs is a registry.ToolKind
+// (registry.ToolAction, …) and a part of an agent's context a registry.PartKind.
 type ErrorKind string
 
 // Error kinds. The kinds of a tool that ran and failed come from its error (see Remote):

@@ -211,7 +211,7 @@ func (r *Router) schemas(ctx context.Context, args json.RawMessage) (json.RawMes
 			out = append(out, entry{Slug: slug, Error: res.ForModel()})
 			continue
 		}
-		if p.tool.Kind != registry.KindAction {
+		if p.tool.Kind != registry.ToolAction {
 			out = append(out, entry{Slug: slug, Error: "not an action; call it directly"})
 			continue
 		}

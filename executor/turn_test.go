@@ -177,7 +177,9 @@ func TestRunTurnBounds(t *testing.T) {
 	})
 	t.Run("timeout", func(t *testing.T) {
 		ex, st, _ := turnExecutor(t, false)
-		res, err := ex.RunTurn(context.Background(), blockingLLM{}, executor.Turn{Prompt: "fetch my emails", Hints: st, Timeout: 20 * time.Millisecond})
+		// The bound covers the hint too: long enough for a hint on a loaded machine under
+		// -race, so that the deadline is met in the model call, which blocks until it.
+		res, err := ex.RunTurn(context.Background(), blockingLLM{}, executor.Turn{Prompt: "fetch my emails", Hints: st, Timeout: 500 * time.Millisecond})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err = %v, want the deadline", err)
 		}

@@ -56,7 +56,10 @@ const (
 	StrategyNone          Strategy = "none"
 )
 
-// Request asks for a hint.
+// Request asks for a hint. Its AgentID, WorkspaceID and Apps are an [Identity]'s fields,
+// spelled out because Request's shape is fixed; the one way to fill them is to build the
+// request from the turn's Identity ([Identity.Request]), and [Request.Identity] reads
+// them back. Fill them by hand only where no Identity exists.
 type Request struct {
 	// AgentID is the agent whose app assignments are used. Required unless Apps or
 	// WorkspaceID is set.
@@ -122,6 +125,7 @@ type Result struct {
 
 // Match explains why an action is listed.
 type Match struct {
+	// Action is the action's slug (cache.Action.Slug), as in Result.MatchedActions.
 	Action string
 	App    string
 	Tier   Strategy

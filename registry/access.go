@@ -40,11 +40,28 @@ type Subject = hint.Identity
 // ToolKind says how a tool runs.
 type ToolKind string
 
-// Tool kinds.
+// Tool kinds. Their names start with Tool, as PartKind's start with Part; the Kind prefix
+// is executor's, for its error kinds (executor.KindForbidden, …).
 const (
-	KindPlatform ToolKind = "platform" // a ToolSpec in a Registry
-	KindAction   ToolKind = "composio" // a Composio action in the catalogue
-	KindUnknown  ToolKind = "unknown"
+	ToolPlatform ToolKind = "platform" // a ToolSpec in a Registry
+	ToolAction   ToolKind = "composio" // a Composio action in the catalogue
+	ToolUnknown  ToolKind = "unknown"
+)
+
+// The tool kinds' former names.
+const (
+	// KindPlatform is ToolPlatform.
+	//
+	// Deprecated: use ToolPlatform.
+	KindPlatform = ToolPlatform
+	// KindAction is ToolAction.
+	//
+	// Deprecated: use ToolAction.
+	KindAction = ToolAction
+	// KindUnknown is ToolUnknown.
+	//
+	// Deprecated: use ToolUnknown.
+	KindUnknown = ToolUnknown
 )
 
 // Decision is the answer of an access check. When Allowed is false, Reason says why in a
@@ -100,11 +117,11 @@ func (a *Access) Check(ctx context.Context, sub Subject, tool string) (Decision,
 		}
 	}
 	if a.cfg.Store == nil {
-		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool", schema.Excerpt(tool))}, nil
+		return Decision{Kind: ToolUnknown, Reason: fmt.Sprintf("%q is not a known tool", schema.Excerpt(tool))}, nil
 	}
 	act, err := a.cfg.Store.Action(ctx, tool)
 	if errors.Is(err, cache.ErrNotFound) {
-		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool or action", schema.Excerpt(tool))}, nil
+		return Decision{Kind: ToolUnknown, Reason: fmt.Sprintf("%q is not a known tool or action", schema.Excerpt(tool))}, nil
 	}
 	if err != nil {
 		return Decision{}, fmt.Errorf("registry: access %s: %w", schema.Excerpt(tool), err)
@@ -115,7 +132,7 @@ func (a *Access) Check(ctx context.Context, sub Subject, tool string) (Decision,
 // CheckPlatform reports whether sub may call the platform tool spec: it must be active and,
 // when a PlatformPermissions is configured, permitted for the agent.
 func (a *Access) CheckPlatform(ctx context.Context, sub Subject, spec ToolSpec) (Decision, error) {
-	d := Decision{Kind: KindPlatform}
+	d := Decision{Kind: ToolPlatform}
 	if spec.Inactive {
 		d.Reason = fmt.Sprintf("platform tool %s is inactive", spec.Name)
 		return d, nil
@@ -144,7 +161,7 @@ func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action)
 // checkAction is CheckAction with sub's allowed apps, when the caller has read them
 // already (nil: read them here, once the cheap checks pass).
 func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action, apps []string) (Decision, error) {
-	d := Decision{Kind: KindAction, App: act.App}
+	d := Decision{Kind: ToolAction, App: act.App}
 	if act.Deprecated {
 		d.Reason = fmt.Sprintf("action %s is deprecated", schema.Excerpt(act.Slug))
 		return d, nil

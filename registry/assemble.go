@@ -183,7 +183,9 @@ func (c AgentContext) System() string {
 	return b.String()
 }
 
-// Functions returns the function definitions of the tool parts, in order.
+// Functions returns the function definitions of the tool parts, in order: an agent's
+// starting tools. Render them for a model API with schema.Render; for the tools of one
+// turn from a hint, Resolver.HintTools is the one call.
 func (c AgentContext) Functions() []schema.Function {
 	var out []schema.Function
 	for _, p := range c.Parts {

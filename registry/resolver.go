@@ -178,7 +178,7 @@ func ExplicitSlugs(prompt string) []string {
 // function renders the definition of act in the configured mode, with the host's override
 // and without the parameters the host fills.
 func (r *Resolver) function(act cache.Action) (schema.Function, error) {
-	return schema.ConvertWith(act.Slug, act.Description, act.Parameters, schema.ConvertOptions{
+	return schema.Convert(act.Slug, act.Description, act.Parameters, schema.ConvertOptions{
 		Mode: r.cfg.Validation, Overrides: r.cfg.Overrides, Hidden: HostFilledParams(act.App)})
 }
 

@@ -11,5 +11,7 @@
 // client configured from Server.Config. A test host whose catalogue and connections are in a
 // store seeds the fake from it in one call: NewServer(t, opt) with opt from FromStore(ctx,
 // st, workspaces...), so the fake serves the same actions and the connected accounts the
-// executor will name.
+// executor will name. That is the one way for a host test: load the catalogue once, with
+// cache.ImportJSONL, and seed the fake from the store. LoadCatalog and ReadCatalog (with
+// WithCatalog) serve a snapshot to a test that has no store, such as a sync's fake source.
 package composiotest
