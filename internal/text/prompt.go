@@ -536,19 +536,17 @@ func (a *Analyzer) matchPhraseVerb(toks []token) (string, int) {
 		if !ok {
 			continue
 		}
-		parts := strings.Split(p, " ")
-		if len(parts) > len(toks) {
-			continue
-		}
-		match := true
-		for k := 1; k < len(parts); k++ {
-			if toks[k].kind != tokWord || a.Stem(toks[k].word) != parts[k] {
-				match = false
-				break
-			}
+		// The phrase's stems after the first, read in place: this runs for every word.
+		_, rest, _ := strings.Cut(p, " ")
+		k, match := 1, true
+		for rest != "" && match {
+			var part string
+			part, rest, _ = strings.Cut(rest, " ")
+			match = k < len(toks) && toks[k].kind == tokWord && a.Stem(toks[k].word) == part
+			k++
 		}
 		if match {
-			return class, len(parts)
+			return class, k
 		}
 	}
 	return "", 0
