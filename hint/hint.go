@@ -32,6 +32,7 @@ var (
 )
 
 // MaxPromptLen is the number of bytes of a prompt that are analysed; the rest is ignored.
+// A prompt of any shape up to this length is analysed in time linear in its length.
 const MaxPromptLen = 16 << 10
 
 // Store is what Build reads: an agent's app assignments, a workspace's connections and
