@@ -27,4 +27,46 @@
 //
 // Data flows one way: Composio -> composio.Client -> cache sync -> Store -> hint.Build ->
 // registry resolver -> function definitions -> model -> executor.
+//
+// # The one way to do each thing
+//
+// Each job a host does has one entry point; the other exported calls near it are its
+// parts, for a host that needs one step of it, and say so in their docs.
+//
+//   - Load a catalogue: cache.ImportAppsJSONL (apps, optional), then cache.ImportJSONL
+//     (actions), into any store; cache.ImportJSONLWithOptions is the same with a progress
+//     callback. Keep it current with cache.Sync. A test host then seeds the fake Composio
+//     API from that store with composiotest.FromStore (the catalogue and the workspaces'
+//     connected accounts); composiotest.LoadCatalog serves a snapshot without a store (a
+//     sync's fake source), and hinteval.LoadCatalog is for the measurement tools.
+//   - Embed the catalogue for the semantic tier: hint.EmbedCatalog, after each import or
+//     sync (EmbedOptions.Progress reports as it goes).
+//   - Say who a turn is for: one hint.Identity per turn, passed everywhere:
+//     registry.Subject is that type, executor.Scope embeds it, and Identity.Request makes
+//     the hint request, whose own AgentID, WorkspaceID and Apps are the same fields kept
+//     for its fixed shape.
+//   - Hint: hint.Build (hint.New(Config).Build for options).
+//   - From a hint to the tools of a model request: registry.Resolver.HintTools (JSON in a
+//     model API's dialect), or Resolver.HintFunctions for schema.Functions to convert to an
+//     SDK's types; each adapter's HintTools/HintChatTools is that call in the SDK's types.
+//     Resolver.Functions and Resolver.Tools do the same for names chosen elsewhere, and
+//     schema.Convert with Function.OpenAI, Anthropic, Gemini or Render for one action.
+//     registry.Assembler builds an agent's starting context (persona, plugins, tools)
+//     under a token budget, a different job.
+//   - A chatbot's turn (hint, tools, model, tool calls, until it answers):
+//     executor.Executor.RunTurn; a recipe's step: RunStep.
+//   - Run tool calls the host's own loop received: executor.Executor.Execute and
+//     ExecuteBatch.
+//   - Check a model's arguments outside an executor: schema.Compile, then
+//     Validator.CoerceAndValidate.
+//
+// Names follow two rules across packages. In the catalogue's packages (cache, hint,
+// registry, executor) a record's own key is Slug (cache.Action.Slug, cache.App.Slug,
+// cache.Plugin.Slug) and a record about an action names that action's slug Action
+// (cache.ActionMeta.Action, cache.ActionVector.Action, cache.UsageEvent.Action,
+// hint.Match.Action, executor.RemoteRequest.Action); composio and schema, which know
+// tools and functions rather than the catalogue, call it Slug, as Composio's API does
+// (composio.Tool.Slug, schema.Function.Slug, schema.CompileOptions.Slug). Constants
+// named Kind* are executor's error kinds (executor.ErrorKind); other kinds take their
+// type's prefix (registry.ToolAction, registry.PartPlugin).
 package toolhint

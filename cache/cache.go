@@ -88,6 +88,7 @@ type Action struct {
 // ActionMeta is what capability matching knows about an action. The classifier derives it
 // whenever the action is written.
 type ActionMeta struct {
+	// Action is the action's slug (Action.Slug).
 	Action       string   `json:"action"`
 	App          string   `json:"app"`
 	Capabilities []string `json:"capabilities"`

@@ -48,9 +48,13 @@
 // SkipMigrations let a deploy step migrate and the application run as a role with
 // SELECT, INSERT, UPDATE and DELETE only. A missing privilege is [ErrPermission].
 //
-// ImportJSONL and ExportJSONL read and write catalogue snapshots in the JSON Lines format of
-// Composio's catalogue (one action per line). Imports are all-or-nothing and streamed in
-// bounded chunks: into PostgreSQL one transaction takes them as they are read.
+// Loading a catalogue has one way: [ImportJSONL] (actions) after [ImportAppsJSONL] (apps,
+// optional), into any store; [ImportJSONLWithOptions] is the same with a progress
+// callback. The loaders elsewhere are its parts or its consumers: composiotest.FromStore
+// seeds the fake API from a store so loaded, and hinteval.LoadCatalog reads a snapshot
+// for measurement only. [ExportJSONL] writes the same format. Imports are all-or-nothing
+// and streamed in bounded chunks: into PostgreSQL one transaction takes them as they are
+// read.
 //
 // [Sync] keeps a store in step with a remote catalogue, a [Source]: a full, incremental or
 // parameter-backfill run under the sync lock, retrying transient source errors, refusing

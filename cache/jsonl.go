@@ -376,6 +376,30 @@ func importBatches(ctx context.Context, st Applier, op, list string, produce fun
 // chunk being read. Another Store gets the whole snapshot in one Apply. ctx is checked
 // before every line is read.
 func ImportJSONL(ctx context.Context, st ImportStore, r io.Reader) (int, error) {
+	return ImportJSONLWithOptions(ctx, st, r, ImportOptions{})
+}
+
+// ImportProgress is a snapshot of a running import, passed by value.
+type ImportProgress struct {
+	// Actions is the number of actions read and staged so far. The import is
+	// all-or-nothing: none is visible in the store before ImportJSONLWithOptions returns
+	// nil.
+	Actions int
+	// Apps is the number of apps created from the rows so far.
+	Apps int
+}
+
+// ImportOptions tunes ImportJSONLWithOptions. The zero value is ImportJSONL.
+type ImportOptions struct {
+	// Progress, when not nil, is called from the importing goroutine after every chunk of
+	// lines is staged (a few thousand actions), as SyncOptions.Progress is during a sync.
+	// It must not call st. Optional.
+	Progress func(ImportProgress)
+}
+
+// ImportJSONLWithOptions is ImportJSONL with options: a progress callback for a host that
+// shows one while a large snapshot loads.
+func ImportJSONLWithOptions(ctx context.Context, st ImportStore, r io.Reader, opts ImportOptions) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -384,7 +408,7 @@ func ImportJSONL(ctx context.Context, st ImportStore, r io.Reader) (int, error) 
 		return 0, opError("import: listing apps", err)
 	}
 	seen := make(map[string]int) // action slug -> line
-	n := 0
+	n, created := 0, 0
 	err := importBatches(ctx, st, "import", "actions", func(write func(Batch, []int) error) error {
 		return decodeChunks(ctx, r, decodeActionRow, func(acts []Action, nums []int) error {
 			var apps []App
@@ -399,7 +423,14 @@ func ImportJSONL(ctx context.Context, st ImportStore, r io.Reader) (int, error) 
 				}
 			}
 			n += len(acts)
-			return write(Batch{Apps: apps, Actions: acts}, nums)
+			created += len(apps)
+			if err := write(Batch{Apps: apps, Actions: acts}, nums); err != nil {
+				return err
+			}
+			if opts.Progress != nil {
+				opts.Progress(ImportProgress{Actions: n, Apps: created})
+			}
+			return nil
 		})
 	})
 	if err != nil {

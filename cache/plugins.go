@@ -19,6 +19,9 @@ const (
 	MaxPluginSkills   = 256
 	MaxPluginCommands = 256
 	MaxAgentPlugins   = 256 // plugins assigned to one agent
+	// MaxTokenEstimate bounds a plugin's or a skill's token estimate: no context is
+	// larger, and sums of such estimates stay far from overflowing.
+	MaxTokenEstimate = 10_000_000
 )
 
 // Plugin is a marketplace plugin: a named bundle of skills (instructions an agent's context
@@ -161,15 +164,15 @@ func normPlugin(p Plugin) (Plugin, error) {
 			return Plugin{}, invalid(err)
 		}
 	}
-	if p.TokenEstimate < 0 {
-		return Plugin{}, invalid(errors.New("negative token estimate"))
+	if p.TokenEstimate < 0 || p.TokenEstimate > MaxTokenEstimate {
+		return Plugin{}, invalid(fmt.Errorf("token estimate %d is not between 0 and %d", p.TokenEstimate, MaxTokenEstimate))
 	}
 	if len(p.Skills) > MaxPluginSkills || len(p.Commands) > MaxPluginCommands {
 		return Plugin{}, invalid(fmt.Errorf("more than %d skills or %d commands", MaxPluginSkills, MaxPluginCommands))
 	}
 	for i, s := range p.Skills {
-		if strings.TrimSpace(s.Name) == "" || s.TokenEstimate < 0 {
-			return Plugin{}, invalid(fmt.Errorf("skill %d has an empty name or a negative token estimate", i))
+		if strings.TrimSpace(s.Name) == "" || s.TokenEstimate < 0 || s.TokenEstimate > MaxTokenEstimate {
+			return Plugin{}, invalid(fmt.Errorf("skill %d has an empty name or a token estimate not between 0 and %d", i, MaxTokenEstimate))
 		}
 		for _, c := range []struct{ what, s string }{{"skill name", s.Name}, {"skill description", s.Description}, {"skill content", s.Content}} {
 			if err := checkText(c.what, c.s, MaxDescriptionLen); err != nil {

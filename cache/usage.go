@@ -17,7 +17,7 @@ type UsageEvent struct {
 	// AgentID is the agent that made the call; 0 when unknown.
 	AgentID int64
 	App     string // the action's app, lower case
-	Action  string // the action slug, upper case
+	Action  string // the action's slug (Action.Slug), upper case
 	// OK reports whether the call succeeded; a failed call counts against the action.
 	OK bool
 	// Terms are the stemmed content terms of the request (see hint.PromptTerms): lower

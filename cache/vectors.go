@@ -19,7 +19,7 @@ const (
 // ActionVector is an embedding of one action by one model, for the optional semantic tier
 // of hint.Build.
 type ActionVector struct {
-	Action string // the action's slug
+	Action string // the action's slug (Action.Slug)
 	App    string // its app; set by the store on reads, ignored on writes
 	// Version is the action's UpdatedAt when the text that was embedded was read. The store
 	// changes an action's UpdatedAt exactly when its content changes, so a vector is

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/toolhint/toolhint/schema"
 )
 
 // topKeys calls fn with the raw bytes of each key of the JSON object args, in order. args
@@ -143,10 +145,10 @@ func (e *Executor) connectedAccount(ctx context.Context, m map[string]json.RawMe
 	case toolkit == "":
 		return "", "name the toolkit whose connection it is about"
 	case s.WorkspaceID == "" || e.cfg.Catalog == nil:
-		return "", "there is no workspace to find the connection to " + shorten(toolkit, 64) + " in"
+		return "", "there is no workspace to find the connection to " + schema.Excerpt(toolkit) + " in"
 	}
 	if id = e.accountOf(ctx, s.WorkspaceID, toolkit); id == "" {
-		return "", "this workspace has no connection to " + shorten(toolkit, 64) + "; the user must connect it first"
+		return "", "this workspace has no connection to " + schema.Excerpt(toolkit) + "; the user must connect it first"
 	}
 	return id, ""
 }
@@ -176,7 +178,7 @@ func (p *prepared) unknownNotices(unknown []string, passedOn bool) []string {
 			out = append(out, "and "+itoa(len(unknown)-i)+" more parameters that "+p.tool.Name+" does not declare.")
 			break
 		}
-		msg := "`" + shorten(k, 64) + "` is not a parameter of " + p.tool.Name
+		msg := "`" + schema.Excerpt(k) + "` is not a parameter of " + p.tool.Name
 		if c := closestParam(k, p.props); c != "" {
 			msg += "; did you mean `" + c + "`?"
 		} else if passedOn {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/toolhint/toolhint/schema"
 )
 
 // BatchOptions tune ExecuteBatch and Background. It is a plain value, safe to copy and to read from several goroutines.
@@ -51,7 +53,7 @@ func (e *Executor) runBatch(ctx context.Context, calls []Call, opts BatchOptions
 			calls[i].ID = "call_" + strconv.Itoa(i)
 		} else if first, dup := seen[calls[i].ID]; dup {
 			deliver(i, failed(calls[i], KindDuplicateCall,
-				fmt.Sprintf("call id %q was already used by call %d of this batch; this call was not run", shorten(calls[i].ID, 80), first)))
+				fmt.Sprintf("call id \"%s\" was already used by call %d of this batch; this call was not run", schema.Excerpt(calls[i].ID), first)))
 			continue
 		}
 		seen[calls[i].ID] = i
@@ -88,7 +90,7 @@ func (e *Executor) runBatch(ctx context.Context, calls []Call, opts BatchOptions
 			if !r.OK {
 				failMu.Lock()
 				if failure == "" {
-					failure = fmt.Sprintf("not run: step %d failed (%s, call %s)", step, r.Tool, r.CallID)
+					failure = fmt.Sprintf("not run: step %d failed (%s, call %s)", step, schema.Excerpt(r.Tool), schema.Excerpt(r.CallID))
 				}
 				failMu.Unlock()
 			}

@@ -132,6 +132,7 @@ func (e *Executor) complete(ctx context.Context, st *callState, res Result) {
 		res.Tool = st.call.Name
 	}
 	res.Duration = time.Since(st.began)
+	res = res.bounded()
 	e.logCall(ctx, res)
 	if e.cfg.Observer != nil {
 		e.guard(ctx, "Observer.CallEnd", res.Tool, func() { e.cfg.Observer.CallEnd(ctx, st.call, res) })
@@ -175,7 +176,7 @@ func (e *Executor) before(ctx context.Context, st *callState) (p *prepared, args
 	defer func() {
 		if v := recover(); v != nil {
 			out, ok = Result{Tool: call.Name, ErrorKind: KindPanic,
-				Error: fmt.Sprintf("internal error while handling %s: %v", call.Name, v)}, false
+				Error: fmt.Sprintf("internal error while handling %s: %v", schema.Excerpt(call.Name), v)}, false
 			e.log.Error("executor: panic outside tool", "tool", call.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}()

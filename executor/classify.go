@@ -75,7 +75,7 @@ func temporary(err error) bool {
 // ("POST /api/v3.1/tools/execute/X", Post "https://…"), a request id, a package prefix.
 var (
 	requestRE   = regexp.MustCompile(`(?i)\b(?:get|post|put|patch|delete|head|options)\s+"?(?:https?://[^\s"]+|/[^\s"]*)"?:?\s*`)
-	urlRE       = regexp.MustCompile(`"?https?://[^\s"]+"?:?\s*`)
+	urlRE       = regexp.MustCompile(`"?https?://[^\s"]*[^\s".,:;)]"?`)
 	requestIDRE = regexp.MustCompile(`(?i)\s*\[?\b(?:x-)?request[ _-]?id\b[\s:=]*[\w.:-]+\]?`)
 	prefixRE    = regexp.MustCompile(`^composio: (?:tool error: )?`)
 )
@@ -84,8 +84,8 @@ var (
 const maxErrorText = 2000
 
 // publicText returns an error's text fit for the model: the error's PublicMessage when it
-// has one, otherwise its text with request lines, URLs, request ids and package prefixes
-// ("composio: ") taken out.
+// has one, otherwise its text with request lines, request ids and package prefixes
+// ("composio: ") taken out and URLs said as "the URL", so the sentence still reads.
 func publicText(err error) string {
 	var pm interface{ PublicMessage() string }
 	msg := ""
@@ -94,7 +94,7 @@ func publicText(err error) string {
 	} else {
 		msg = err.Error()
 		msg = requestRE.ReplaceAllString(msg, "")
-		msg = urlRE.ReplaceAllString(msg, "")
+		msg = urlRE.ReplaceAllString(msg, "the URL")
 		msg = requestIDRE.ReplaceAllString(msg, "")
 		msg = prefixRE.ReplaceAllString(strings.TrimSpace(msg), "")
 	}
@@ -102,8 +102,5 @@ func publicText(err error) string {
 	if msg == "" {
 		msg = "no reason given"
 	}
-	if len(msg) > maxErrorText {
-		msg = truncateUTF8(msg, maxErrorText) + "…"
-	}
-	return msg
+	return boundText(msg, maxErrorText)
 }

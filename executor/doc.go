@@ -1,6 +1,7 @@
 // Package executor owns running tool calls: one entry point that routes each call to a
 // platform tool or a Composio action and runs it safely, the meta-tools of router mode, and
-// the step runner that loops model -> tools -> model for recipe executors.
+// the loop model -> tools -> model: RunTurn for a chatbot's turn, RunStep for a recipe's
+// step.
 //
 // Every call goes through the same pipeline, in this order:
 //
@@ -42,9 +43,11 @@
 //
 // A failed call's Result has a kind to branch on (rate_limited, transient, auth_required,
 // not_found, invalid_arguments, forbidden, timeout, tool_error, …), a sentence for the
-// model without request paths or ids, and Err, the Go error behind it (a
-// *composio.APIError, a context error, a *schema.ValidationError, …); ForUI and the log
-// record keep the whole reason. Host callbacks (Observer, hooks, the confirmation function,
+// model without request paths or ids (a URL is said as "the URL"), at most a few KB
+// whatever the input (a model-written key, name or id is quoted short, see
+// schema.Excerpt, and an overlong text loses its middle, never what to do), and Err,
+// the Go error behind it (a *composio.APIError, a context error, a
+// *schema.ValidationError, …); ForUI and the log record keep the whole reason. Host callbacks (Observer, hooks, the confirmation function,
 // BatchOptions.OnResult) that panic are recovered and logged. Tools, hooks and the
 // confirmation function find the call's scope with ScopeFrom(ctx).
 //
@@ -54,13 +57,21 @@
 // finishes, and Close cancels and waits for every run it owns. WithScope derives an
 // executor for another agent that shares the resources but closes on its own.
 //
-// Composio actions run through Config.Remote. Its one method uses only standard-library
+// RunTurn is a chatbot host's whole turn in one call, over any LLM (an SDK's client behind
+// the one-method LLM interface): it builds the hint for the user's message, offers the
+// model the hint's actions the scope may call and the meta-tools the hint points at
+// (search_tools when the executor's registry holds the Router's tools, and only then does
+// the hint name it), runs the model's calls and gives it the results until it answers or
+// a bound (Turn.MaxTurns, Turn.Timeout) is hit. RunStep is the same engine for a recipe
+// step, with the resolver's actions.
+//
+// Composio actions run through Config.Remote (required when the catalogue holds any). Its one method uses only standard-library
 // types, so a *composio.Client is a Remote as it is; the executor reads what it needs of
 // the client's errors through small interfaces (see Remote).
 //
 // A UsageRecorder is an Observer that records each finished Composio action call in its
 // workspace's record of use (package cache), with the terms of the prompt the host put in
-// the context (WithPrompt; RunStep does it), for hint's usage priors. It queues on the
+// the context (WithPrompt; RunTurn and RunStep do it), for hint's usage priors. It queues on the
 // call path and writes in batches from a goroutine of its own; Close flushes it.
 //
 // Results can be rendered for the model (Result.ForModel), for a user interface

@@ -168,6 +168,47 @@ func ExampleExecutor_RunStep() {
 	// Email sent. 2
 }
 
+// A chatbot turn: the hint's actions and the meta-tools it points at are offered, and the
+// model's calls run until it answers.
+func ExampleExecutor_RunTurn() {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	_, _ = st.Apply(ctx, cache.Batch{
+		Apps: []cache.App{{Slug: "gmail", DisplayName: "Gmail"}},
+		Actions: []cache.Action{{App: "gmail", Slug: "GMAIL_SEND_EMAIL", DisplayName: "Send email", Description: "Send an email.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`)}},
+	})
+	remote := executor.RemoteFunc(func(ctx context.Context, req executor.RemoteRequest) (json.RawMessage, error) {
+		return json.RawMessage(`{"sent":true}`), nil
+	})
+	ex, err := executor.New(executor.Config{Catalog: st, Remote: remote, Scope: executor.Scope{Identity: hint.Identity{AgentID: 1, Apps: []string{"gmail"}}},
+		Access: registry.NewAccess(registry.AccessConfig{Store: st})})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ex.Close()
+
+	llm := executortest.NewScriptedLLM(
+		executortest.CallTools(executortest.Call("c1", "GMAIL_SEND_EMAIL", `{"to":"jay@example.com","body":"Meeting at 3."}`)),
+		executortest.Say("Email sent."),
+	)
+	res, err := ex.RunTurn(ctx, llm, executor.Turn{Prompt: "email jay@example.com that the meeting is at 3", Hints: st, MaxTurns: 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range llm.Requests()[0].Tools {
+		fmt.Println("offered:", f.Name)
+	}
+	fmt.Println(res.Results[0].ForModel())
+	fmt.Println(res.Final, res.Turns)
+	// Output:
+	// offered: GMAIL_SEND_EMAIL
+	// {"sent":true}
+	// Email sent. 2
+}
+
 func ExampleNewRouter() {
 	ctx := context.Background()
 	st := cache.NewMemory()

@@ -94,7 +94,8 @@ type Config struct {
 	// Catalog holds the Composio actions. Optional: without it every non-platform name is
 	// unknown.
 	Catalog Catalog
-	// Remote runs Composio actions. Optional: without it actions are refused. When it
+	// Remote runs Composio actions. Required when Catalog holds actions: New fails
+	// without it rather than let every action call fail. When it
 	// also has the method ExecuteActionOnce (as *composio.Client does), the executor calls
 	// that for the actions it retries itself, so that one call has one retry budget.
 	Remote Remote
@@ -227,11 +228,15 @@ type Executor struct {
 
 // New returns an Executor over cfg. It fails with an error wrapping ErrInvalidConfig when
 // cfg.Scope names an agent (AgentID not 0) and cfg.Access is nil (pass registry.AllowAll()
-// to allow everything on purpose), when cfg.Validation is not a schema mode, and when an
-// entry of cfg.Overrides is not JSON.
+// to allow everything on purpose), when cfg.Catalog holds Composio actions and cfg.Remote
+// is nil, when cfg.Validation is not a schema mode, and when an entry of cfg.Overrides is
+// not JSON.
 func New(cfg Config) (*Executor, error) {
 	if cfg.Access == nil && cfg.Scope.AgentID != 0 {
 		return nil, fmt.Errorf("%w: scope names agent %d but Access is nil; pass a registry.Access, or registry.AllowAll() to skip permission checks on purpose", ErrInvalidConfig, cfg.Scope.AgentID)
+	}
+	if err := checkRemote(cfg); err != nil {
+		return nil, err
 	}
 	switch cfg.Validation {
 	case schema.Lenient, schema.Strict, schema.Off:
@@ -299,6 +304,32 @@ func New(cfg Config) (*Executor, error) {
 		},
 		lc: newLifecycle(),
 	}, nil
+}
+
+// remoteCheckTimeout bounds New's look into the catalogue for a missing Remote.
+const remoteCheckTimeout = 5 * time.Second
+
+// checkRemote refuses a configuration whose catalogue holds Composio actions that nothing
+// could run: without it every action call would fail as forbidden, told to the model. A
+// catalogue that cannot list its actions (no Actions method, or a failing read) is not
+// refused: New cannot tell.
+func checkRemote(cfg Config) error {
+	if cfg.Remote != nil || cfg.Catalog == nil {
+		return nil
+	}
+	l, ok := cfg.Catalog.(interface {
+		Actions(ctx context.Context, f cache.ActionFilter) ([]cache.Action, error)
+	})
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), remoteCheckTimeout)
+	defer cancel()
+	acts, err := l.Actions(ctx, cache.ActionFilter{Limit: 1})
+	if err != nil || len(acts) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: the catalogue holds Composio actions but Remote is nil, so every action call would fail; set Config.Remote (a *composio.Client, or a RemoteFunc)", ErrInvalidConfig)
 }
 
 // WithScope returns an executor for another agent or workspace. It shares e's registry,
@@ -382,7 +413,7 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 }
 
 func failed(call Call, kind ErrorKind, msg string) Result {
-	return Result{CallID: call.ID, Tool: call.Name, Step: call.Step, ErrorKind: kind, Error: msg}
+	return Result{CallID: call.ID, Tool: call.Name, Step: call.Step, ErrorKind: kind, Error: msg}.bounded()
 }
 
 // logCall writes the per-call record. A failure's record carries the whole reason: the

@@ -235,3 +235,8 @@ func (r *fakeRemote) requests() []executor.RemoteRequest {
 	defer r.mu.Unlock()
 	return append([]executor.RemoteRequest(nil), r.reqs...)
 }
+
+// unreachable is the Remote of tests whose actions are never run.
+var unreachable = executor.RemoteFunc(func(context.Context, executor.RemoteRequest) (json.RawMessage, error) {
+	return nil, errors.New("test: no action should run")
+})

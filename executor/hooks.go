@@ -24,7 +24,7 @@ var ErrInvalidConfig = errors.New("executor: invalid config")
 type Tool struct {
 	// Name is the platform tool name or the Composio action slug.
 	Name string
-	// Kind is registry.KindPlatform or registry.KindAction.
+	// Kind is registry.ToolPlatform or registry.ToolAction.
 	Kind registry.ToolKind
 	// App is the action's app; empty for platform tools.
 	App         string

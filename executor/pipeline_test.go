@@ -56,6 +56,37 @@ func TestNewRequiresAccessForAgent(t *testing.T) {
 	}
 }
 
+// TestNewRequiresRemoteForActions: a catalogue holding Composio actions needs a Remote; an
+// empty one, or none, does not.
+func TestNewRequiresRemoteForActions(t *testing.T) {
+	full := catalogStore(t)
+	tests := []struct {
+		name    string
+		cfg     executor.Config
+		refused bool
+	}{
+		{"actions without a remote", executor.Config{Catalog: full}, true},
+		{"actions with a remote", executor.Config{Catalog: full, Remote: unreachable}, false},
+		{"empty catalogue", executor.Config{Catalog: cache.NewMemory()}, false},
+		{"no catalogue", executor.Config{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex, err := executor.New(tt.cfg)
+			if tt.refused {
+				if !errors.Is(err, executor.ErrInvalidConfig) || !strings.Contains(err.Error(), "Remote") {
+					t.Errorf("err = %v, want ErrInvalidConfig naming Remote", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex.Close()
+		})
+	}
+}
+
 // TestPipelineOrder: access comes first (a refused call shows no schema and reaches no
 // hook), then validation, then confirmation, then the before-hooks.
 func TestPipelineOrder(t *testing.T) {

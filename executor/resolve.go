@@ -54,12 +54,12 @@ func (e *Executor) resolve(ctx context.Context, name string) (*prepared, Result,
 		}
 	}
 	sugg := e.allowedNames(ctx, e.suggest(ctx, name, 6), 3)
-	msg := fmt.Sprintf("there is no tool named %q.", shorten(name, 80))
+	msg := fmt.Sprintf("there is no tool named \"%s\".", schema.Excerpt(name))
 	if len(sugg) > 0 {
 		msg += " The closest real tools are: " + strings.Join(sugg, ", ") + "."
 	}
 	msg += " Call one of the tools you were given, with its exact name."
-	return nil, Result{Tool: shorten(name, 80), ErrorKind: KindUnknownTool, Error: msg, Suggestions: sugg}, false
+	return nil, Result{Tool: schema.Excerpt(name), ErrorKind: KindUnknownTool, Error: msg, Suggestions: sugg}, false
 }
 
 // slugCandidates lists the spellings of name worth looking up as an action slug.
@@ -76,13 +76,6 @@ func slugCandidates(name string) []string {
 	return out
 }
 
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
 // preparePlatform returns the entry of a platform tool. reg is the registry's validator of
 // spec, which identifies the registration; the entry's own validator is compiled in the
 // executor's mode and limits.
@@ -93,13 +86,13 @@ func (e *Executor) preparePlatform(spec registry.ToolSpec, reg *schema.Validator
 			return p, nil
 		}
 	}
-	v, err := e.sh.compiler.CompileWith(spec.Parameters, schema.CompileOptions{Mode: e.cfg.Validation})
+	v, err := e.sh.compiler.Compile(spec.Parameters, schema.CompileOptions{Mode: e.cfg.Validation})
 	if err != nil {
 		return nil, fmt.Errorf("its parameter schema is invalid: %w", err)
 	}
 	p := e.newPrepared(Tool{
 		Name:        spec.Name,
-		Kind:        registry.KindPlatform,
+		Kind:        registry.ToolPlatform,
 		ReadOnly:    spec.ReadOnly,
 		Idempotent:  spec.Idempotent,
 		Destructive: spec.NeedsConfirmation(),
@@ -122,11 +115,11 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 		}
 	}
 	// The host's override, then the normaliser (unless Strict), then the compiled checks.
-	v, err := e.sh.compiler.CompileWith(act.Parameters, schema.CompileOptions{Mode: e.cfg.Validation, Slug: act.Slug, Overrides: e.cfg.Overrides})
+	v, err := e.sh.compiler.Compile(act.Parameters, schema.CompileOptions{Mode: e.cfg.Validation, Slug: act.Slug, Overrides: e.cfg.Overrides})
 	if err != nil {
 		return nil, fmt.Errorf("its parameter schema is invalid: %w", err)
 	}
-	t := Tool{Name: act.Slug, Kind: registry.KindAction, App: act.App}
+	t := Tool{Name: act.Slug, Kind: registry.ToolAction, App: act.App}
 	metas, err := e.cfg.Catalog.ActionMeta(ctx, []string{act.App})
 	if err != nil && !errors.Is(err, cache.ErrNotFound) {
 		return nil, fmt.Errorf("reading its metadata: %w", err)
@@ -176,7 +169,7 @@ func (e *Executor) permitted(ctx context.Context, p *prepared) (registry.Decisio
 		return registry.Decision{Reason: fmt.Sprintf("no access checker is configured for agent %d", e.cfg.Scope.AgentID)}, nil
 	}
 	sub := e.cfg.Scope.Identity
-	if p.tool.Kind == registry.KindAction {
+	if p.tool.Kind == registry.ToolAction {
 		return e.access().CheckAction(ctx, sub, p.action)
 	}
 	return e.access().CheckPlatform(ctx, sub, p.spec)
@@ -186,7 +179,7 @@ func (e *Executor) permitted(ctx context.Context, p *prepared) (registry.Decisio
 // workspace connection the permission check read, so the call does not read it again. A
 // refusal says why without showing the tool's parameters.
 func (e *Executor) authorize(ctx context.Context, st *callState, p *prepared) (Result, bool) {
-	if p.tool.Kind == registry.KindAction && e.cfg.Remote == nil {
+	if p.tool.Kind == registry.ToolAction && e.cfg.Remote == nil {
 		return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s cannot run: no Composio executor is configured", p.tool.Name)}, false
 	}
 	d, err := e.permitted(ctx, p)
@@ -201,7 +194,7 @@ func (e *Executor) authorize(ctx context.Context, st *callState, p *prepared) (R
 		return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s is not allowed: %s", p.tool.Name, d.Reason)}, false
 	}
 	st.connectedAccountID = d.ConnectedAccountID
-	if caps := e.cfg.Scope.Capabilities; len(caps) > 0 && p.tool.Kind == registry.KindAction && len(p.tool.Capabilities) > 0 {
+	if caps := e.cfg.Scope.Capabilities; len(caps) > 0 && p.tool.Kind == registry.ToolAction && len(p.tool.Capabilities) > 0 {
 		if !slices.ContainsFunc(p.tool.Capabilities, func(c string) bool { return slices.Contains(caps, c) }) {
 			return Result{ErrorKind: KindForbidden, Error: fmt.Sprintf("%s does not fit the current request (it can %s; the request needs %s)",
 				p.tool.Name, strings.Join(p.tool.Capabilities, ", "), strings.Join(caps, ", "))}, false

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/toolhint/toolhint/schema"
 )
 
 // Call is one tool call written by a model: what Execute and ExecuteBatch run, and what an
@@ -23,7 +26,9 @@ type Call struct {
 	Step int
 }
 
-// ErrorKind classifies a failed Result so hosts and models can branch on it.
+// ErrorKind classifies a failed Result so hosts and models can branch on it. Its values
+// are the module's one family of Kind* names; how a tool runs is a registry.ToolKind
+// (registry.ToolAction, …) and a part of an agent's context a registry.PartKind.
 type ErrorKind string
 
 // Error kinds. The kinds of a tool that ran and failed come from its error (see Remote):
@@ -193,6 +198,38 @@ func (r Result) ForModel() string {
 	return text + "\nNote: " + strings.Join(r.Notices, " ")
 }
 
+// maxErrorBytes bounds Result.Error and the error text ForModel writes: what a model is
+// told of a failure stays a few KB whatever a tool, a service or the arguments said.
+const maxErrorBytes = 3 << 10
+
+// boundText returns s cut to at most about n bytes by taking out its middle, so that what
+// failed (the start) and what to do (the end) both stay; the cut says how much went.
+func boundText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	tail := len(s) - n/3
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	head := truncateUTF8(s, n-n/3-32)
+	return head + " …(" + itoa(tail-len(head)) + " bytes cut)… " + s[tail:]
+}
+
+// maxToolBytes is longer than any real tool or action name: a longer Result.Tool is a name
+// the model made up, quoted short.
+const maxToolBytes = 256
+
+// bounded returns r with its model-facing texts bounded: the error (boundText) and a tool
+// name that was never resolved (schema.Excerpt).
+func (r Result) bounded() Result {
+	r.Error = boundText(r.Error, maxErrorBytes)
+	if len(r.Tool) > maxToolBytes {
+		r.Tool = schema.Excerpt(r.Tool)
+	}
+	return r
+}
+
 func (r Result) modelText() string {
 	if r.OK {
 		d := bytes.TrimSpace(r.Data)
@@ -215,7 +252,7 @@ func (r Result) modelText() string {
 	b.WriteString("error (")
 	b.WriteString(string(r.ErrorKind))
 	b.WriteString("): ")
-	b.WriteString(r.Error)
+	b.WriteString(boundText(r.Error, maxErrorBytes))
 	if len(r.Suggestions) > 0 && !strings.Contains(r.Error, r.Suggestions[0]) {
 		b.WriteString(" Did you mean: ")
 		b.WriteString(strings.Join(r.Suggestions, ", "))

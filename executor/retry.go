@@ -144,7 +144,7 @@ func (e *Executor) invoke(ctx context.Context, st *callState, p *prepared, args 
 			e.log.Error("executor: tool panicked", "tool", p.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}()
-	if p.tool.Kind == registry.KindPlatform {
+	if p.tool.Kind == registry.ToolPlatform {
 		return p.spec.Run(ctx, args)
 	}
 	userID := st.scope.ComposioUserID()

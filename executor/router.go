@@ -211,7 +211,7 @@ func (r *Router) schemas(ctx context.Context, args json.RawMessage) (json.RawMes
 			out = append(out, entry{Slug: slug, Error: res.ForModel()})
 			continue
 		}
-		if p.tool.Kind != registry.KindAction {
+		if p.tool.Kind != registry.ToolAction {
 			out = append(out, entry{Slug: slug, Error: "not an action; call it directly"})
 			continue
 		}
@@ -225,8 +225,7 @@ func (r *Router) schemas(ctx context.Context, args json.RawMessage) (json.RawMes
 		}
 		// Rendered as the inner executor validates: its mode, its overrides, without the
 		// parameters it fills itself.
-		fn, err := schema.ConvertWith(p.action.Slug, p.action.Description, p.action.Parameters, schema.ConvertOptions{
-			Mode: r.inner.cfg.Validation, Overrides: r.inner.cfg.Overrides, Hidden: registry.HostFilledParams(p.action.App)})
+		fn, err := r.inner.function(p)
 		if err != nil {
 			out = append(out, entry{Slug: p.action.Slug, Error: "its schema is unusable"})
 			continue
@@ -245,7 +244,7 @@ func (r *Router) execute(ctx context.Context, args json.RawMessage) (json.RawMes
 		return nil, fmt.Errorf("reading arguments: %w", err)
 	}
 	if isRouterTool(in.Slug) {
-		return nil, fmt.Errorf("%s cannot run %s", ToolExecute, in.Slug)
+		return nil, fmt.Errorf("%s cannot run %s", ToolExecute, schema.Excerpt(in.Slug))
 	}
 	res := r.inner.Execute(ctx, Call{ID: "inner", Name: in.Slug, Arguments: in.Arguments})
 	if !res.OK {

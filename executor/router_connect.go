@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // Names of the router's connection meta-tools.
@@ -21,8 +22,9 @@ const (
 
 // Defaults of ConnectConfig.
 const (
-	DefaultWaitPoll = time.Second
-	DefaultMaxWait  = 2 * time.Minute
+	DefaultWaitPoll     = time.Second
+	DefaultMaxWait      = 2 * time.Minute
+	DefaultStartTimeout = 30 * time.Second
 )
 
 // maxWaitPoll caps the interval between two status checks of wait_for_connection.
@@ -63,6 +65,10 @@ type ConnectConfig struct {
 	// MaxWait caps how long one wait_for_connection call waits, whatever the model asks.
 	// Optional. Defaults to DefaultMaxWait.
 	MaxWait time.Duration
+	// StartTimeout bounds one manage_connections call, its Connector and Store calls
+	// included, so a stalled Connector cannot hold the call. Optional. Defaults to
+	// DefaultStartTimeout.
+	StartTimeout time.Duration
 }
 
 // prepare checks c and fills its defaults.
@@ -79,6 +85,9 @@ func (c ConnectConfig) prepare() (ConnectConfig, error) {
 	if c.MaxWait <= 0 {
 		c.MaxWait = DefaultMaxWait
 	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = DefaultStartTimeout
+	}
 	return c, nil
 }
 
@@ -94,6 +103,7 @@ func (r *Router) connectTools() []registry.ToolSpec {
 				"then call wait_for_connection. Apps that need no authorisation report not_needed.",
 			Category: registry.CategoryRouter,
 			Security: registry.SecurityMedium,
+			Timeout:  r.cfg.Connect.StartTimeout + 10*time.Second,
 			Parameters: json.RawMessage(`{"type":"object","properties":{` +
 				`"app":{"type":"string","description":"The app (toolkit) slug, e.g. \"slack\"."},` +
 				`"restart":{"type":"boolean","description":"Abandon a pending connection and start again with a new link."}},` +
@@ -144,11 +154,11 @@ func (r *Router) connectTarget(ctx context.Context, app string) (string, bool, e
 		return "", false, err
 	}
 	if allowed != nil && !slices.Contains(allowed, app) {
-		return "", false, fmt.Errorf("app %s is not among the apps this agent may use", app)
+		return "", false, fmt.Errorf("app %s is not among the apps this agent may use", schema.Excerpt(app))
 	}
 	a, err := r.cfg.Connect.Store.App(ctx, app)
 	if errors.Is(err, cache.ErrNotFound) || errors.Is(err, cache.ErrInvalid) {
-		return "", false, fmt.Errorf("there is no app %q in the catalogue; use the app slug search_tools reports", shorten(app, 80))
+		return "", false, fmt.Errorf("there is no app \"%s\" in the catalogue; use the app slug search_tools reports", schema.Excerpt(app))
 	}
 	if err != nil {
 		return "", false, err
@@ -184,6 +194,20 @@ func (r *Router) allowedApps(ctx context.Context) ([]string, error) {
 }
 
 func (r *Router) manageConnections(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, r.cfg.Connect.StartTimeout, errStartTimeout)
+	defer cancel()
+	out, err := r.startConnection(ctx, args)
+	if err != nil && context.Cause(ctx) == errStartTimeout {
+		return nil, fmt.Errorf("the connection service gave no answer within %v: %w", r.cfg.Connect.StartTimeout, err)
+	}
+	return out, err
+}
+
+// errStartTimeout is the cause of a manage_connections call cut at ConnectConfig.StartTimeout.
+var errStartTimeout = errors.New("executor: manage_connections deadline")
+
+// startConnection is manage_connections under its deadline.
+func (r *Router) startConnection(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var in struct {
 		App     string `json:"app"`
 		Restart bool   `json:"restart"`
@@ -331,7 +355,8 @@ func (r *Router) waitForConnection(ctx context.Context, args json.RawMessage) (j
 	cc := r.cfg.Connect
 	wait := time.Minute
 	if in.Timeout != nil {
-		wait = time.Duration(*in.Timeout * float64(time.Second))
+		// Clamped in seconds before converting: a huge number would overflow a Duration.
+		wait = time.Duration(min(max(*in.Timeout, 0), cc.MaxWait.Seconds()) * float64(time.Second))
 	}
 	wait = min(max(wait, 0), cc.MaxWait)
 	ws := r.inner.cfg.Scope.WorkspaceID

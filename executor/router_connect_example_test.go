@@ -27,7 +27,7 @@ func ExampleRouter_Plan() {
 	})
 	_, _ = st.AddConnection(ctx, "acme", "gmail")
 	_, _ = st.SetConnectionStatus(ctx, "acme", "gmail", cache.StatusActive, "ca_1")
-	inner, err := executor.New(executor.Config{Catalog: st, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}}})
+	inner, err := executor.New(executor.Config{Catalog: st, Remote: unreachable, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "acme", Apps: []string{"gmail", "slack"}}}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -314,6 +315,7 @@ func TestRouterConnectionEnds(t *testing.T) {
 		stored  cache.ConnectionStatus
 	}{
 		{"authorised", composio.StatusActive, "5", connResult{App: "slack", Status: "active"}, cache.StatusActive},
+		{"huge timeout clamped, not overflowed", composio.StatusActive, "1e300", connResult{App: "slack", Status: "active"}, cache.StatusActive},
 		{"expired", composio.StatusExpired, "5", connResult{App: "slack", Status: "failed", Reason: "expired",
 			Note: "the connection to slack was not authorised (expired); call manage_connections to start again"}, cache.StatusFailed},
 		{"failed", composio.StatusFailed, "5", connResult{App: "slack", Status: "failed", Reason: "failed",
@@ -516,5 +518,59 @@ func BenchmarkRouterPlan(b *testing.B) {
 		if _, err := fx.router.Plan(ctx, "Fetch my latest emails from gmail, then post a summary of them to #general on slack"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// stalledConnector never answers: each call waits until its context is done, and counts
+// the calls that returned.
+type stalledConnector struct{ returned atomic.Int32 }
+
+func (c *stalledConnector) StartConnection(ctx context.Context, _, _, _ string) (string, string, string, error) {
+	<-ctx.Done()
+	c.returned.Add(1)
+	return "", "", "", ctx.Err()
+}
+
+func (c *stalledConnector) AccountStatus(ctx context.Context, _ string) (string, error) {
+	<-ctx.Done()
+	c.returned.Add(1)
+	return "", ctx.Err()
+}
+
+// TestManageConnectionsDeadline: a stalled Connector holds manage_connections only until
+// ConnectConfig.StartTimeout, even when the executor would wait an hour; the model is told
+// it timed out and to try again, and the next call starts afresh.
+func TestManageConnectionsDeadline(t *testing.T) {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	if _, err := st.Apply(ctx, cache.Batch{Apps: []cache.App{{Slug: "slack", DisplayName: "Slack"}}}); err != nil {
+		t.Fatal(err)
+	}
+	inner := mustNew(t, executor.Config{Catalog: st, Scope: executor.Scope{Identity: hint.Identity{WorkspaceID: "ws1"}}})
+	defer inner.Close()
+	conn := &stalledConnector{}
+	r, err := executor.NewRouter(inner, executor.RouterConfig{Hints: st,
+		Connect: executor.ConnectConfig{Connector: conn, Store: st, StartTimeout: 20 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry.New()
+	for _, spec := range r.Tools() {
+		reg.MustRegister(spec)
+	}
+	outer := mustNew(t, executor.Config{Registry: reg, Timeout: time.Hour})
+	defer outer.Close()
+	for i := range 2 {
+		res := outer.Execute(ctx, executor.Call{Name: executor.ToolManageConnections, Arguments: json.RawMessage(`{"app":"slack"}`)})
+		if res.OK || res.ErrorKind != executor.KindTimeout || !errors.Is(res.Err, context.DeadlineExceeded) ||
+			!strings.Contains(res.Error, "gave no answer within 20ms") || !strings.Contains(res.Error, "try again later") {
+			t.Errorf("call %d: %s (%v)", i, res.ForModel(), res.Err)
+		}
+		if n := conn.returned.Load(); n != int32(i+1) {
+			t.Errorf("call %d: the connector returned %d times, want %d", i, n, i+1)
+		}
+	}
+	if c, err := st.Connection(ctx, "ws1", "slack"); err != nil || c.Status != cache.StatusAdded {
+		t.Errorf("stored: %+v, %v; want added, so the next call starts again", c, err)
 	}
 }

@@ -93,7 +93,7 @@ func TestNewRouterConfig(t *testing.T) {
 	}{
 		{"nil inner", nil, executor.RouterConfig{Hints: st}},
 		{"inner without catalog", mustNew(t, executor.Config{}), executor.RouterConfig{Hints: st}},
-		{"no hints", mustNew(t, executor.Config{Catalog: st}), executor.RouterConfig{}},
+		{"no hints", mustNew(t, executor.Config{Catalog: st, Remote: unreachable}), executor.RouterConfig{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

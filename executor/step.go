@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
 
-// ErrMaxTurns is returned by RunStep when the model was still calling tools after the
-// maximum number of turns.
-var ErrMaxTurns = errors.New("executor: step hit its maximum number of turns")
+// ErrMaxTurns is returned by RunStep and RunTurn when the model was still calling tools
+// after the maximum number of model turns.
+var ErrMaxTurns = errors.New("executor: maximum number of model turns reached")
 
 // Role is who wrote a Message.
 type Role string
@@ -117,11 +118,12 @@ type StepResult struct {
 }
 
 // RunStep runs one recipe step: it builds a hint in recipe mode, resolves the step's
-// actions, then loops: the model answers, its tool calls run (in parallel, as a batch), and
+// actions, then loops, with the engine RunTurn (a chatbot turn) uses too: the model answers, its tool calls run (in parallel, as a batch), and
 // their results go back to the model, until the model answers without tool calls or
 // MaxTurns is reached (ErrMaxTurns). The tool calls of the last allowed turn are not run,
-// since no model turn would read their results; they get KindSkipped results. The first turn's tool choice is "required" when the
-// hint tells the model it MUST call an action. Tool failures are results the model sees,
+// since no model turn would read their results; they get KindSkipped results. The first
+// turn's tool choice is "required" when the hint tells the model it MUST call an action.
+// The hint names search_tools only when Platform offers it. Tool failures are results the model sees,
 // not errors; RunStep returns an error only when the model fails, ctx ends, or the turns
 // run out, and then the StepResult holds what happened so far.
 func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult, error) {
@@ -129,18 +131,21 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 	if llm == nil {
 		return res, fmt.Errorf("%w: run step: nil LLM", ErrInvalidConfig)
 	}
-	maxTurns := step.MaxTurns
-	if maxTurns <= 0 {
-		maxTurns = DefaultMaxTurns
-	}
 	scope := e.cfg.Scope
 	if _, ok := promptFrom(ctx); !ok {
 		ctx = WithPrompt(ctx, step.Prompt) // what a UsageRecorder learns from
 	}
 	choice := ToolChoiceAuto
+	var platform []schema.Function
+	if step.Platform != nil && e.cfg.Registry != nil {
+		platform = e.cfg.Registry.Functions(step.Platform...)
+	}
 	if step.Hints != nil {
 		req := scope.Request(step.Prompt)
 		req.RecipeMode = true
+		if slices.ContainsFunc(platform, func(f schema.Function) bool { return f.Slug == ToolSearch }) {
+			req.SearchTool = ToolSearch // the model is given it: the hint may point at it
+		}
 		h, err := buildHint(ctx, step.HintBuilder, step.Hints, req)
 		if err != nil {
 			return res, fmt.Errorf("executor: run step: hint: %w", err)
@@ -158,73 +163,12 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 		res.Resolution = r
 		res.Tools = append(res.Tools, r.Functions...)
 	}
-	if step.Platform != nil && e.cfg.Registry != nil {
-		res.Tools = append(res.Tools, e.cfg.Registry.Functions(step.Platform...)...)
-	}
-	if len(res.Tools) == 0 {
-		choice = ToolChoiceAuto // nothing to call
-	}
-	// Route offered function names back to slugs (long slugs are shortened).
-	bySlug := make(map[string]string, len(res.Tools))
-	for _, f := range res.Tools {
-		bySlug[f.Name] = f.Slug
-	}
-
-	if step.System != "" {
-		res.Messages = append(res.Messages, Message{Role: RoleSystem, Content: step.System})
-	}
-	if res.Hint.Text != "" {
-		res.Messages = append(res.Messages, Message{Role: RoleSystem, Content: res.Hint.Text})
-	}
-	res.Messages = append(res.Messages, step.History...)
-	res.Messages = append(res.Messages, Message{Role: RoleUser, Content: step.Prompt})
-
-	for res.Turns < maxTurns {
-		if err := ctx.Err(); err != nil {
-			return res, fmt.Errorf("executor: run step: %w", err)
-		}
-		msg, err := llm.Complete(ctx, LLMRequest{Messages: res.Messages, Tools: res.Tools, ToolChoice: choice})
-		res.Turns++
-		if err != nil {
-			return res, fmt.Errorf("executor: run step: model turn %d: %w", res.Turns, err)
-		}
-		msg.Role = RoleAssistant
-		res.Messages = append(res.Messages, msg)
-		res.Final = msg.Content
-		if len(msg.ToolCalls) == 0 {
-			return res, nil
-		}
-		choice = ToolChoiceAuto // the directive is satisfied once the model has called
-		if res.Turns == maxTurns {
-			// No model turn is left to read these results: the calls are not run, and each
-			// gets a skipped result so the conversation stays complete.
-			for _, tc := range msg.ToolCalls {
-				r := Result{CallID: tc.ID, Tool: tc.Name, ErrorKind: KindSkipped,
-					Error: fmt.Sprintf("not run: the step reached its limit of %d model turns", maxTurns)}
-				res.Results = append(res.Results, r)
-				res.Messages = append(res.Messages, Message{Role: RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: r.ForModel()})
-			}
-			break
-		}
-		calls := make([]Call, len(msg.ToolCalls))
-		for i, tc := range msg.ToolCalls {
-			name := tc.Name
-			if slug, ok := bySlug[name]; ok {
-				name = slug
-			}
-			calls[i] = Call{ID: tc.ID, Name: name, Arguments: tc.Arguments}
-		}
-		results := e.ExecuteBatch(ctx, calls, step.Batch)
-		for i, r := range results {
-			res.Results = append(res.Results, r)
-			id := msg.ToolCalls[i].ID
-			if id == "" {
-				id = r.CallID
-			}
-			res.Messages = append(res.Messages, Message{Role: RoleTool, ToolCallID: id, Name: msg.ToolCalls[i].Name, Content: r.ForModel()})
-		}
-	}
-	return res, fmt.Errorf("%w (%d)", ErrMaxTurns, maxTurns)
+	res.Tools = append(res.Tools, platform...)
+	msgs := opening(step.System, res.Hint.Text, step.History, step.Prompt)
+	l := loop{tools: res.Tools, choice: choice, max: step.MaxTurns, batch: step.Batch, op: "run step", unit: "step", messages: msgs}
+	err := e.converse(ctx, llm, &l)
+	res.Messages, res.Final, res.Turns, res.Results = l.messages, l.final, l.calls, l.results
+	return res, err
 }
 
 // buildHint builds the hint for req with b, or with hint.Build's shared builder when b is

@@ -10,7 +10,7 @@ import (
 // (schema.Validator.CoerceAndValidate), returning the arguments to run with and the repairs
 // made, as "path: kind" strings.
 func checkArgs(v *schema.Validator, args json.RawMessage, fill bool) (json.RawMessage, []string, error) {
-	fixed, done, err := v.CoerceAndValidateWith(args, schema.CoerceOptions{FillDefaults: fill})
+	fixed, done, err := v.CoerceAndValidate(args, schema.CoerceOptions{FillDefaults: fill})
 	var coerced []string
 	for _, c := range done {
 		p := c.Path

@@ -293,7 +293,7 @@ func TestRouterSchemasFollowTheExecutor(t *testing.T) {
 	}
 	required := func(mode schema.Mode, ov schema.Overrides) map[string][]string {
 		t.Helper()
-		inner := mustNew(t, executor.Config{Catalog: st, Validation: mode, Overrides: ov})
+		inner := mustNew(t, executor.Config{Catalog: st, Remote: unreachable, Validation: mode, Overrides: ov})
 		defer inner.Close()
 		router, err := executor.NewRouter(inner, executor.RouterConfig{Hints: st})
 		if err != nil {

@@ -50,13 +50,18 @@ func benchBuild(b *testing.B, st hint.Store, apps []string) {
 
 // benchBuildWith builds req with each of benchPrompts in turn and reports the p50 and p99.
 func benchBuildWith(b *testing.B, bl *hint.Builder, st hint.Store, req hint.Request) {
+	benchBuildPrompts(b, bl, st, req, benchPrompts)
+}
+
+// benchBuildPrompts builds req with each of prompts in turn and reports the p50 and p99.
+func benchBuildPrompts(b *testing.B, bl *hint.Builder, st hint.Store, req hint.Request, prompts []string) {
 	ctx := context.Background()
 	durs := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		req.Prompt = benchPrompts[i%len(benchPrompts)]
+		req.Prompt = prompts[i%len(prompts)]
 		_, err := bl.Build(ctx, st, req)
 		durs = append(durs, time.Since(start))
 		if err != nil {

@@ -40,7 +40,13 @@
 // precision on held-out folds.
 // Strategies: capability and token_filtered (the tier of the top action), recipe_token in
 // recipe mode (no candidate gate), and fallback when nothing fits: then the hint lists no
-// action and points the model at the search_tools meta-tool with the apps in scope.
+// action and says so, with the apps in scope.
+//
+// A hint names no tool the model was not given. Only when the host says the model has a
+// search meta-tool ([Config.SearchTool] or [Request.SearchTool], such as the router's
+// [SearchTool]) does a hint that is not sure point the model at it; [Result.MetaTools] then
+// lists it, and registry.Resolver.HintTools gives the model the hint's actions and those
+// meta-tools in one call.
 //
 // The open-class knowledge the analysis uses — synonyms, derivations, phrasal verbs, app
 // aliases, abbreviations, an app's main objects and self-description — is generated from general
@@ -52,6 +58,10 @@
 // or is not confident. Only a confident hint says "You MUST call"; the others say that none
 // of the actions is a sure match. [Builder.Trace] exposes the part of a Build that does not
 // depend on the weights, so that weights can be fitted quickly.
+//
+// A request that leaves no usable app (an agent without active assignments, a workspace
+// without an active connection to an enabled app) is an error wrapping [ErrNoApps] that
+// says which, never an empty hint the host could mistake for "nothing matched".
 //
 // Build fails closed: when a store read that decides what the agent may use (assignments,
 // connections, tool configs) or the action metadata fails, it returns an error wrapping

@@ -22,9 +22,17 @@ type EmbedOptions struct {
 	// BatchSize is how many actions are embedded (and stored) at a time. Optional.
 	// Defaults to 64.
 	BatchSize int
+	// Progress, when not nil, is called from the embedding goroutine with the counts so
+	// far after every batch is stored, and with the final counts (the report EmbedCatalog
+	// returns) when every action has been looked at, unless the last batch's call had
+	// them already, as
+	// cache.SyncOptions.Progress is during a sync. It must return quickly and must not
+	// call st. Optional.
+	Progress func(EmbedReport)
 }
 
-// EmbedReport says what EmbedCatalog did. It is plain data.
+// EmbedReport says what EmbedCatalog did, or has done so far when passed to
+// EmbedOptions.Progress. It is plain data.
 type EmbedReport struct {
 	Actions  int // actions looked at
 	Current  int // of those, with a current vector of the model already: left alone
@@ -47,7 +55,13 @@ const maxEmbedText = 2000
 // embedded: when it fails or ctx ends, what was stored stays and a later run goes on from
 // there. The report counts what was done, also with an error.
 func EmbedCatalog(ctx context.Context, st CatalogStore, emb Embedder, opt EmbedOptions) (EmbedReport, error) {
-	var rep EmbedReport
+	var rep, told EmbedReport
+	progress := func() {
+		if opt.Progress != nil && (rep != told || rep == EmbedReport{}) {
+			told = rep
+			opt.Progress(rep)
+		}
+	}
 	if st == nil || emb == nil {
 		return rep, fmt.Errorf("%w: EmbedCatalog needs a store and an embedder", ErrInvalidRequest)
 	}
@@ -94,6 +108,7 @@ func EmbedCatalog(ctx context.Context, st CatalogStore, emb Embedder, opt EmbedO
 		}
 		rep.Embedded += n
 		todo = todo[:0]
+		progress()
 		return nil
 	}
 	for off := 0; ; off += page {
@@ -119,7 +134,11 @@ func EmbedCatalog(ctx context.Context, st CatalogStore, emb Embedder, opt EmbedO
 			break
 		}
 	}
-	return rep, flush()
+	if err := flush(); err != nil {
+		return rep, err
+	}
+	progress()
+	return rep, nil
 }
 
 // ActionText is the text EmbedCatalog embeds for an action: its slug's words, its display

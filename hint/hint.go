@@ -23,9 +23,16 @@ var (
 	// what the agent may use (assignments, connections, tool configs) or the action
 	// metadata. It wraps the store's error. See Request.Degrade.
 	ErrStoreUnavailable = errors.New("hint: store unavailable")
+	// ErrNoApps reports that the request leaves no app to hint at: the agent has no active
+	// assignment and its workspace no active connection, the workspace has not connected
+	// or has disabled the apps the agent is assigned, or none of Request.Apps is usable.
+	// The error wrapping it says which. It is a fact about the host's data, not a failure:
+	// tell the user to connect or assign an app.
+	ErrNoApps = errors.New("hint: no usable apps")
 )
 
 // MaxPromptLen is the number of bytes of a prompt that are analysed; the rest is ignored.
+// A prompt of any shape up to this length is analysed in time linear in its length.
 const MaxPromptLen = 16 << 10
 
 // Store is what Build reads: an agent's app assignments, a workspace's connections and
@@ -50,7 +57,10 @@ const (
 	StrategyNone          Strategy = "none"
 )
 
-// Request asks for a hint.
+// Request asks for a hint. Its AgentID, WorkspaceID and Apps are an [Identity]'s fields,
+// spelled out because Request's shape is fixed; the one way to fill them is to build the
+// request from the turn's Identity ([Identity.Request]), and [Request.Identity] reads
+// them back. Fill them by hand only where no Identity exists.
 type Request struct {
 	// AgentID is the agent whose app assignments are used. Required unless Apps or
 	// WorkspaceID is set.
@@ -71,6 +81,11 @@ type Request struct {
 	// certain and the hint is empty; when the action metadata could not be read it names
 	// the apps and no action. Config.Degrade opts in for every request.
 	Degrade bool
+	// SearchTool is the name of the search meta-tool the model is given with the hint's
+	// actions (SearchTool, the router's search_tools), or "" when it has none. A hint that
+	// is not confident points the model at it only when it is set, and then lists it in
+	// Result.MetaTools. Optional. Defaults to Config.SearchTool.
+	SearchTool string
 }
 
 // Result is a hint.
@@ -87,13 +102,19 @@ type Result struct {
 	Capabilities []string
 	// Confident reports whether the hint carries the strong directive ("You MUST call"):
 	// the probability that the top action is right reaches the calibrated threshold, and its
-	// app is one the prompt names when it names any. A hint that is not confident says so and points the model
-	// at the search_tools meta-tool.
+	// app is one the prompt names when it names any. A hint that is not confident says so
+	// and points the model at the search meta-tool when the model has one
+	// (Request.SearchTool).
 	Confident bool
 	// Probability is the estimated probability that the first listed action is the right
 	// one, calibrated on labelled requests held out of the fit (1 when the request names
 	// the action by its slug, 0 when nothing is listed). Confident is set from it.
 	Probability float64
+	// MetaTools are the tools other than actions that Text tells the model to call: the
+	// search meta-tool (Request.SearchTool) when the hint is not confident, nil otherwise.
+	// Offer them beside MatchedActions (registry.Resolver.HintTools does), so that the
+	// model is given every tool it is told of.
+	MetaTools []string
 	// Degraded, when not empty, says which store read failed and why: the hint is limited
 	// to what is certainly allowed (see Request.Degrade).
 	Degraded string
@@ -110,6 +131,7 @@ type Result struct {
 
 // Match explains why an action is listed.
 type Match struct {
+	// Action is the action's slug (cache.Action.Slug), as in Result.MatchedActions.
 	Action string
 	App    string
 	Tier   Strategy
@@ -197,6 +219,10 @@ type Config struct {
 	// Usage turns on priors learnt from each workspace's record of use. Optional. Nil
 	// means none: every hint is what the prompt and the catalogue alone give.
 	Usage *UsageConfig
+	// SearchTool is Request.SearchTool for the requests that leave it empty: the name of
+	// the search meta-tool every model this Builder serves is given (SearchTool).
+	// Optional. Defaults to "": hints name no tool but their actions.
+	SearchTool string
 }
 
 // Observer receives every Build, for metrics or tracing, without a tracing dependency in
@@ -233,6 +259,7 @@ type Builder struct {
 	rerankTop     int
 	rerankTimeout time.Duration
 	usage         *usagePriors // nil without Config.Usage
+	searchTool    string       // Config.SearchTool
 }
 
 // New returns a Builder for cfg.
@@ -248,7 +275,7 @@ func New(cfg Config) *Builder {
 	b := &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
 		weights: w, degrade: cfg.Degrade, obs: cfg.Observer,
 		emb: cfg.Embedder, embedTimeout: cfg.EmbedTimeout, rr: cfg.Reranker, rerankTop: cfg.RerankTop, rerankTimeout: cfg.RerankTimeout,
-		usage: newUsagePriors(cfg.Usage)}
+		usage: newUsagePriors(cfg.Usage), searchTool: cfg.SearchTool}
 	if b.embedTimeout <= 0 {
 		b.embedTimeout = time.Second
 	}
@@ -277,7 +304,8 @@ func Build(ctx context.Context, st Store, req Request) (Result, error) {
 // an app or action the agent may not use, unless the host opted in to degraded hints
 // (Request.Degrade, Config.Degrade). A panic in a ranking tier is logged and the next
 // tier runs. The error is otherwise non-nil only when ctx is done (it wraps ctx's error)
-// or req is invalid (ErrInvalidRequest). Config.Observer, when set, sees it start and end.
+// or req is invalid (ErrInvalidRequest), and when req leaves no usable app (ErrNoApps,
+// wrapped with the reason). Config.Observer, when set, sees it start and end.
 func (b *Builder) Build(ctx context.Context, st Store, req Request) (Result, error) {
 	if b.obs == nil {
 		return b.build(ctx, st, req)
@@ -311,15 +339,17 @@ func (b *Builder) build(ctx context.Context, st Store, req Request) (Result, err
 	if err := ctx.Err(); err != nil {
 		return res, fmt.Errorf("hint: %w", err)
 	}
-	if len(apps) > 0 {
-		if err := b.rankTiers(ctx, st, req, prompt, apps, enabled, &res); err != nil {
-			return b.storeFailed(ctx, req, apps, err)
-		}
+	if len(apps) == 0 {
+		res.Reason = noAppsReason(req)
+		return res, fmt.Errorf("%w: %s", ErrNoApps, res.Reason)
+	}
+	if err := b.rankTiers(ctx, st, req, prompt, apps, enabled, &res); err != nil {
+		return b.storeFailed(ctx, req, apps, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{Strategy: StrategyNone, Apps: apps}, fmt.Errorf("hint: %w", err)
 	}
-	b.render(&res)
+	b.render(&res, b.search(req))
 	if b.log != nil {
 		b.log.LogAttrs(ctx, slog.LevelDebug, "hint: built",
 			slog.Int64("agent_id", req.AgentID),
@@ -364,7 +394,7 @@ func (b *Builder) storeFailed(ctx context.Context, req Request, apps []string, e
 	}
 	res.Apps = apps
 	res.Degraded = err.Error()
-	b.render(&res)
+	b.render(&res, b.search(req))
 	return res, nil
 }
 
@@ -388,6 +418,7 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	src, priors, sem := b.sources(ctx, st, req, pa, metas)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
 		b.rank(req, pa, metas, src, priors, res)
+		b.paramHints(prompt, metas, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list

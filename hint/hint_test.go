@@ -193,7 +193,6 @@ func TestAppResolution(t *testing.T) {
 		{"request apps with a name that cannot be an app",
 			&fakeStore{},
 			hint.Request{AgentID: 7, Apps: []string{"slack", "not an app!", strings.Repeat("x", cache.MaxSlugLen+1)}}, []string{"slack"}},
-		{"no assignments, no workspace", &fakeStore{}, hint.Request{AgentID: 7}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -102,7 +102,7 @@ func TestNamedAppOnFixture(t *testing.T) {
 // apps in scope and lists no action; a weak match is listed without the directive, and the
 // hint says none is a sure match.
 func TestUnsureHintsSaySo(t *testing.T) {
-	res := build(t, newFake(), hint.Request{AgentID: 1, Prompt: "zxqv plorb wibble", Apps: allApps})
+	res := build(t, newFake(), hint.Request{AgentID: 1, Prompt: "zxqv plorb wibble", Apps: allApps, SearchTool: hint.SearchTool})
 	if res.Strategy != hint.StrategyFallback || len(res.MatchedActions) != 0 || res.Confident {
 		t.Fatalf("got strategy %s, %d actions, confident %v; want fallback with none", res.Strategy, len(res.MatchedActions), res.Confident)
 	}
@@ -113,7 +113,7 @@ func TestUnsureHintsSaySo(t *testing.T) {
 		t.Errorf("fallback carries the directive:\n%s", res.Text)
 	}
 
-	res = build(t, newFake(), hint.Request{AgentID: 1, Prompt: "something about the channel", Apps: allApps})
+	res = build(t, newFake(), hint.Request{AgentID: 1, Prompt: "something about the channel", Apps: allApps, SearchTool: hint.SearchTool})
 	if len(res.MatchedActions) == 0 {
 		t.Fatal("nothing listed for a weak match")
 	}

@@ -3,6 +3,7 @@ package hint_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -162,6 +163,8 @@ type pgCase struct {
 	name  string
 	req   hint.Request
 	check func(t *testing.T, res hint.Result)
+	// noApps says the request leaves no usable app: both stores fail with hint.ErrNoApps.
+	noApps bool
 }
 
 // pgTestdataCases are varied requests over the testdata catalogue and permission data.
@@ -245,9 +248,9 @@ func pgTestdataCases() []pgCase {
 			}},
 		{name: "workspace fallback honours config", req: chat(pgAgentNone, pgWorkspaceA, "hmm"),
 			check: func(t *testing.T, res hint.Result) { pgCheckEnabled(t, res, "slack", pgSlackEnabled) }},
-		{name: "no apps: no assignments", req: chat(pgAgentNone, "", "send a message")},
-		{name: "no apps: empty workspace", req: chat(pgAgentNone, pgWorkspaceNone, "send a message")},
-		{name: "no apps: blank request apps", req: withApps(chat(pgAgentMain, "", "send a message"), " ", "")},
+		{name: "no apps: no assignments", req: chat(pgAgentNone, "", "send a message"), noApps: true},
+		{name: "no apps: empty workspace", req: chat(pgAgentNone, pgWorkspaceNone, "send a message"), noApps: true},
+		{name: "no apps: blank request apps", req: withApps(chat(pgAgentMain, "", "send a message"), " ", ""), noApps: true},
 	}
 }
 
@@ -269,13 +272,17 @@ func pgCompare(t *testing.T, mem, pg hint.Store, cases []pgCase) {
 	bm, bp := hint.New(hint.Config{}), hint.New(hint.Config{})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			want, err := bm.Build(ctx, mem, tc.req)
-			if err != nil {
-				t.Fatalf("memory Build(%+v): %v", tc.req, err)
+			want, errM := bm.Build(ctx, mem, tc.req)
+			got, errP := bp.Build(ctx, pg, tc.req)
+			// Both stores refuse the same requests alike (no usable apps), with the same text.
+			if errM != nil || errP != nil {
+				if !tc.noApps || !errors.Is(errM, hint.ErrNoApps) || !errors.Is(errP, hint.ErrNoApps) || errM.Error() != errP.Error() {
+					t.Fatalf("Build(%+v): memory %v, postgres %v", tc.req, errM, errP)
+				}
+				return
 			}
-			got, err := bp.Build(ctx, pg, tc.req)
-			if err != nil {
-				t.Fatalf("postgres Build(%+v): %v", tc.req, err)
+			if tc.noApps {
+				t.Fatalf("Build(%+v): no error on either store, want hint.ErrNoApps", tc.req)
 			}
 			t.Logf("apps %v: %s %v", got.Apps, got.Strategy, got.MatchedActions)
 			if diff := cmp.Diff(want, got); diff != "" {

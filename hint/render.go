@@ -5,13 +5,20 @@ import (
 	"strings"
 )
 
-// render writes res.Text and res.Lines from res.Matches.
-func (b *Builder) render(res *Result) {
+// render writes res.Text, res.Lines and res.MetaTools from res.Matches. search is the
+// name of the search meta-tool the model is given ("" when it has none): only then does the
+// text of a hint that is not sure name it, and res.MetaTools lists it.
+func (b *Builder) render(res *Result, search string) {
+	res.MetaTools = nil
 	if res.Strategy == StrategyFallback {
-		// Nothing fits: no list of actions that merely exist, but a pointer to search.
-		res.Lines = []string{
-			"No Composio action matched this request closely.",
-			"If it needs a tool, call " + searchTool + " with a short description of the task to find one" + appsInScope(res.Apps) + "; do not invent action names.",
+		// Nothing fits: no list of actions that merely exist, but a pointer to search when
+		// the model has it.
+		res.Lines = []string{"No Composio action matched this request closely."}
+		if search != "" {
+			res.Lines = append(res.Lines, "If it needs a tool, call "+search+" with a short description of the task to find one"+appsInScope(res.Apps)+"; do not invent action names.")
+			res.MetaTools = []string{search}
+		} else {
+			res.Lines = append(res.Lines, "If it needs a tool, tell the user that none was found"+appsInScope(res.Apps)+"; do not invent action names.")
 		}
 		res.Text = strings.Join(res.Lines, "\n")
 		return
@@ -64,16 +71,21 @@ func (b *Builder) render(res *Result) {
 	}
 	if res.Confident {
 		lines = append(lines, "You MUST call "+res.Matches[0].Action+" (or another action listed above) to do this; do not invent action names.")
-	} else {
+	} else if search != "" {
 		lines = append(lines, "None of these is a sure match. If one fits, call it by its exact name; if none does, call "+
-			searchTool+" with a short description of the task"+appsInScope(res.Apps)+". Do not invent action names.")
+			search+" with a short description of the task"+appsInScope(res.Apps)+". Do not invent action names.")
+		res.MetaTools = []string{search}
+	} else {
+		lines = append(lines, "None of these is a sure match. If one fits, call it by its exact name; if none does, "+
+			"say so and ask the user. Do not invent action names.")
 	}
 	res.Lines = lines
 	res.Text = strings.Join(lines, "\n")
 }
 
-// searchTool is the router meta-tool a hint points at when it is unsure.
-const searchTool = "search_tools"
+// SearchTool is the name of the router's search meta-tool (executor.ToolSearch), for
+// Config.SearchTool and Request.SearchTool.
+const SearchTool = "search_tools"
 
 // appsInScope names the apps a search may cover, for the hint text.
 func appsInScope(apps []string) string {
@@ -81,4 +93,13 @@ func appsInScope(apps []string) string {
 		return ""
 	}
 	return " (apps: " + strings.Join(apps, ", ") + ")"
+}
+
+// search returns the search meta-tool the model has for req: Request.SearchTool, else
+// Config.SearchTool.
+func (b *Builder) search(req Request) string {
+	if req.SearchTool != "" {
+		return req.SearchTool
+	}
+	return b.searchTool
 }

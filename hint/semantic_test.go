@@ -188,3 +188,81 @@ func TestEmbedCatalog(t *testing.T) {
 		t.Errorf("ActionText = %q", got)
 	}
 }
+
+// TestEmbedCatalogProgress: the callback sees each stored batch and then the final counts
+// once, nothing for a batch that failed.
+func TestEmbedCatalogProgress(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		emb  *fakeEmbedder
+		opt  hint.EmbedOptions
+		want []hint.EmbedReport
+		fail bool
+	}{
+		{
+			name: "batches of two",
+			emb:  &fakeEmbedder{},
+			opt:  hint.EmbedOptions{BatchSize: 2},
+			want: []hint.EmbedReport{
+				{Actions: 2, Embedded: 2, Batches: 1},
+				{Actions: 4, Embedded: 4, Batches: 2},
+				{Actions: 6, Embedded: 6, Batches: 3},
+			},
+		},
+		{
+			name: "a last short batch",
+			emb:  &fakeEmbedder{},
+			opt:  hint.EmbedOptions{BatchSize: 4},
+			want: []hint.EmbedReport{
+				{Actions: 4, Embedded: 4, Batches: 1},
+				{Actions: 6, Embedded: 6, Batches: 2},
+			},
+		},
+		{
+			name: "one app",
+			emb:  &fakeEmbedder{},
+			opt:  hint.EmbedOptions{Apps: []string{"gmail"}},
+			want: []hint.EmbedReport{{Actions: 3, Embedded: 3, Batches: 1}},
+		},
+		{
+			name: "a failing embedder",
+			emb:  &fakeEmbedder{faults: faults{fail: errors.New("boom")}},
+			opt:  hint.EmbedOptions{BatchSize: 2},
+			fail: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err := semanticStore(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []hint.EmbedReport
+			tt.opt.Progress = func(r hint.EmbedReport) { got = append(got, r) }
+			rep, err := hint.EmbedCatalog(ctx, st, tt.emb, tt.opt)
+			if (err != nil) != tt.fail {
+				t.Fatalf("EmbedCatalog error = %v, want failure %v", err, tt.fail)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("progress (-want +got):\n%s", diff)
+			}
+			if !tt.fail && rep != got[len(got)-1] {
+				t.Errorf("last progress %+v, report %+v", got[len(got)-1], rep)
+			}
+			if tt.fail {
+				return
+			}
+			// A second run has nothing to embed: one call with the final counts.
+			got = nil
+			rep, err = hint.EmbedCatalog(ctx, st, tt.emb, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []hint.EmbedReport{{Actions: rep.Actions, Current: rep.Actions}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("second run's progress (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

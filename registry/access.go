@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // AccessStore is what access checks read from the catalogue store. *cache.Memory and
@@ -39,11 +40,28 @@ type Subject = hint.Identity
 // ToolKind says how a tool runs.
 type ToolKind string
 
-// Tool kinds.
+// Tool kinds. Their names start with Tool, as PartKind's start with Part; the Kind prefix
+// is executor's, for its error kinds (executor.KindForbidden, …).
 const (
-	KindPlatform ToolKind = "platform" // a ToolSpec in a Registry
-	KindAction   ToolKind = "composio" // a Composio action in the catalogue
-	KindUnknown  ToolKind = "unknown"
+	ToolPlatform ToolKind = "platform" // a ToolSpec in a Registry
+	ToolAction   ToolKind = "composio" // a Composio action in the catalogue
+	ToolUnknown  ToolKind = "unknown"
+)
+
+// The tool kinds' former names.
+const (
+	// KindPlatform is ToolPlatform.
+	//
+	// Deprecated: use ToolPlatform.
+	KindPlatform = ToolPlatform
+	// KindAction is ToolAction.
+	//
+	// Deprecated: use ToolAction.
+	KindAction = ToolAction
+	// KindUnknown is ToolUnknown.
+	//
+	// Deprecated: use ToolUnknown.
+	KindUnknown = ToolUnknown
 )
 
 // Decision is the answer of an access check. When Allowed is false, Reason says why in a
@@ -99,14 +117,14 @@ func (a *Access) Check(ctx context.Context, sub Subject, tool string) (Decision,
 		}
 	}
 	if a.cfg.Store == nil {
-		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool", truncName(tool))}, nil
+		return Decision{Kind: ToolUnknown, Reason: fmt.Sprintf("%q is not a known tool", schema.Excerpt(tool))}, nil
 	}
 	act, err := a.cfg.Store.Action(ctx, tool)
 	if errors.Is(err, cache.ErrNotFound) {
-		return Decision{Kind: KindUnknown, Reason: fmt.Sprintf("%q is not a known tool or action", truncName(tool))}, nil
+		return Decision{Kind: ToolUnknown, Reason: fmt.Sprintf("%q is not a known tool or action", schema.Excerpt(tool))}, nil
 	}
 	if err != nil {
-		return Decision{}, fmt.Errorf("registry: access %s: %w", truncName(tool), err)
+		return Decision{}, fmt.Errorf("registry: access %s: %w", schema.Excerpt(tool), err)
 	}
 	return a.CheckAction(ctx, sub, act)
 }
@@ -114,7 +132,7 @@ func (a *Access) Check(ctx context.Context, sub Subject, tool string) (Decision,
 // CheckPlatform reports whether sub may call the platform tool spec: it must be active and,
 // when a PlatformPermissions is configured, permitted for the agent.
 func (a *Access) CheckPlatform(ctx context.Context, sub Subject, spec ToolSpec) (Decision, error) {
-	d := Decision{Kind: KindPlatform}
+	d := Decision{Kind: ToolPlatform}
 	if spec.Inactive {
 		d.Reason = fmt.Sprintf("platform tool %s is inactive", spec.Name)
 		return d, nil
@@ -143,14 +161,14 @@ func (a *Access) CheckAction(ctx context.Context, sub Subject, act cache.Action)
 // checkAction is CheckAction with sub's allowed apps, when the caller has read them
 // already (nil: read them here, once the cheap checks pass).
 func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action, apps []string) (Decision, error) {
-	d := Decision{Kind: KindAction, App: act.App}
+	d := Decision{Kind: ToolAction, App: act.App}
 	if act.Deprecated {
-		d.Reason = fmt.Sprintf("action %s is deprecated", act.Slug)
+		d.Reason = fmt.Sprintf("action %s is deprecated", schema.Excerpt(act.Slug))
 		return d, nil
 	}
 	if a.all {
 		if len(sub.Apps) > 0 && !slices.ContainsFunc(sub.Apps, func(app string) bool { return strings.EqualFold(strings.TrimSpace(app), act.App) }) {
-			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", act.App)
+			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", schema.Excerpt(act.App))
 			return d, nil
 		}
 		d.Allowed = true
@@ -168,9 +186,9 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 	}
 	if !slices.Contains(apps, act.App) {
 		if len(sub.Apps) > 0 {
-			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", act.App)
+			d.Reason = fmt.Sprintf("app %s is not among the apps allowed for this step", schema.Excerpt(act.App))
 		} else {
-			d.Reason = fmt.Sprintf("agent %d is not assigned app %s", sub.AgentID, act.App)
+			d.Reason = fmt.Sprintf("agent %d is not assigned app %s", sub.AgentID, schema.Excerpt(act.App))
 		}
 		return d, nil
 	}
@@ -193,12 +211,12 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 		conn, err := a.cfg.Store.Connection(ctx, sub.WorkspaceID, act.App)
 		switch {
 		case errors.Is(err, cache.ErrNotFound):
-			d.Reason = fmt.Sprintf("workspace %s has no connection to %s", sub.WorkspaceID, act.App)
+			d.Reason = fmt.Sprintf("workspace %s has no connection to %s", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.App))
 			return d, nil
 		case err != nil:
 			return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
 		case conn.Status != cache.StatusActive:
-			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", sub.WorkspaceID, act.App, conn.Status)
+			d.Reason = fmt.Sprintf("workspace %s connection to %s is %s, not active", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.App), conn.Status)
 			return d, nil
 		}
 		connID = conn.ConnectedAccountID
@@ -210,10 +228,10 @@ func (a *Access) checkAction(ctx context.Context, sub Subject, act cache.Action,
 	case err != nil:
 		return Decision{}, fmt.Errorf("registry: access %s: %w", act.Slug, err)
 	case !tc.Enabled:
-		d.Reason = fmt.Sprintf("workspace %s has disabled app %s", sub.WorkspaceID, act.App)
+		d.Reason = fmt.Sprintf("workspace %s has disabled app %s", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.App))
 		return d, nil
 	case tc.EnabledActions != nil && !slices.Contains(tc.EnabledActions, act.Slug):
-		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", sub.WorkspaceID, act.Slug)
+		d.Reason = fmt.Sprintf("workspace %s has not enabled action %s", schema.Excerpt(sub.WorkspaceID), schema.Excerpt(act.Slug))
 		return d, nil
 	}
 	d.Allowed, d.ConnectedAccountID = true, connID

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -182,7 +183,9 @@ func (c AgentContext) System() string {
 	return b.String()
 }
 
-// Functions returns the function definitions of the tool parts, in order.
+// Functions returns the function definitions of the tool parts, in order: an agent's
+// starting tools. Render them for a model API with schema.Render; for the tools of one
+// turn from a hint, Resolver.HintTools is the one call.
 func (c AgentContext) Functions() []schema.Function {
 	var out []schema.Function
 	for _, p := range c.Parts {
@@ -226,8 +229,10 @@ func plural(word string, n int) string {
 // AssembleContext builds agent's context: the persona; the skills of the plugins assigned
 // to it (in the workspace, when one is given), by priority; the platform tools it may
 // call; and the actions of its apps it may call (narrowed by agent.Hint when set). With a
-// budget, the lowest-priority parts are dropped, last first, until the total fits; the
-// persona is never dropped, and a persona over the budget fails with ErrOverBudget.
+// budget, parts are dropped until the total fits: plugins first (lowest priority first),
+// then actions (least fitting first), then platform tools; the persona is never dropped,
+// and a persona over the budget fails with ErrOverBudget. A plugin counts the tokens of
+// the text it sends, or its stored estimate when that is more; sums saturate.
 // Errors are returned for a store that fails or a cancelled context.
 func (a *Assembler) AssembleContext(ctx context.Context, agent Agent) (AgentContext, error) {
 	if agent.AgentID <= 0 {
@@ -244,7 +249,7 @@ func (a *Assembler) AssembleContext(ctx context.Context, agent Agent) (AgentCont
 		}
 		out.Skipped[name] = why
 	}
-	persona := Part{Kind: PartPersona, Name: agent.Persona.Name, Text: agent.Persona.Text, Tokens: a.cfg.Tokens(agent.Persona.Text)}
+	persona := Part{Kind: PartPersona, Name: agent.Persona.Name, Text: agent.Persona.Text, Tokens: a.tokens(agent.Persona.Text)}
 	if agent.Budget > 0 && persona.Tokens > agent.Budget {
 		return AgentContext{}, fmt.Errorf("%w: the persona alone is %d tokens, the budget %d", ErrOverBudget, persona.Tokens, agent.Budget)
 	}
@@ -270,17 +275,65 @@ func (a *Assembler) AssembleContext(ctx context.Context, agent Agent) (AgentCont
 	out.Parts = append(out.Parts, actions...)
 
 	for _, p := range out.Parts {
-		out.Tokens += p.Tokens
+		out.Tokens = addTokens(out.Tokens, p.Tokens)
 	}
-	for agent.Budget > 0 && out.Tokens > agent.Budget && len(out.Parts) > 1 {
-		last := out.Parts[len(out.Parts)-1]
-		out.Parts = out.Parts[:len(out.Parts)-1]
-		out.Tokens -= last.Tokens
-		out.Dropped = append(out.Dropped, last)
+	if agent.Budget > 0 && out.Tokens > agent.Budget {
+		out.Parts, out.Dropped, out.Tokens = fitBudget(out.Parts, agent.Budget)
 	}
 	a.log.DebugContext(ctx, "registry: context assembled", "agent_id", agent.AgentID, "apps", apps,
 		"parts", len(out.Parts), "tokens", out.Tokens, "budget", agent.Budget, "dropped", len(out.Dropped))
 	return out, nil
+}
+
+// tokens estimates text with the host's estimator, never below zero.
+func (a *Assembler) tokens(text string) int { return max(a.cfg.Tokens(text), 0) }
+
+// addTokens adds two token counts, saturating at the largest int instead of wrapping;
+// a negative count counts as zero.
+func addTokens(x, y int) int {
+	x, y = max(x, 0), max(y, 0)
+	if x > math.MaxInt-y {
+		return math.MaxInt
+	}
+	return x + y
+}
+
+// fitBudget drops parts until the rest fit budget: plugins first (the lowest priority
+// first), then actions (the last, least fitting, first), then platform tools (last
+// first); the persona stays. It returns the parts kept, in their order, the parts dropped
+// in the order they were dropped, and the total kept.
+func fitBudget(parts []Part, budget int) (kept, dropped []Part, total int) {
+	var order []int
+	for _, kind := range []PartKind{PartPlugin, PartAction, PartPlatform} {
+		for i := len(parts) - 1; i >= 0; i-- {
+			if parts[i].Kind == kind {
+				order = append(order, i)
+			}
+		}
+	}
+	for _, p := range parts {
+		total = addTokens(total, p.Tokens)
+	}
+	gone := make([]bool, len(parts))
+	for _, i := range order {
+		if total <= budget {
+			break
+		}
+		gone[i] = true
+		dropped = append(dropped, parts[i])
+		total = 0 // recounted: a saturated sum cannot be taken apart
+		for j, p := range parts {
+			if !gone[j] {
+				total = addTokens(total, p.Tokens)
+			}
+		}
+	}
+	for i, p := range parts {
+		if !gone[i] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, dropped, total
 }
 
 // pluginParts returns one part per plugin assigned to the agent, by priority.
@@ -303,17 +356,13 @@ func (a *Assembler) pluginParts(ctx context.Context, agent Agent, skip func(name
 			return nil, fmt.Errorf("registry: plugin %s: %w", x.Plugin, err)
 		}
 		part := Part{Kind: PartPlugin, Name: p.Slug, Skills: p.Skills, Text: renderSkills(p)}
-		switch {
-		case p.TokenEstimate > 0:
-			part.Tokens = p.TokenEstimate
-		default:
-			for _, s := range p.Skills {
-				part.Tokens += s.TokenEstimate
-			}
-			if part.Tokens == 0 {
-				part.Tokens = a.cfg.Tokens(part.Text)
-			}
+		// What is sent counts: the estimate of the rendered text, or what the store
+		// claims when that is more, never less.
+		skills := 0
+		for _, s := range p.Skills {
+			skills = addTokens(skills, s.TokenEstimate)
 		}
+		part.Tokens = max(a.tokens(part.Text), p.TokenEstimate, skills)
 		out = append(out, part)
 	}
 	return out, nil
@@ -372,7 +421,7 @@ func (a *Assembler) toolPart(kind PartKind, fn schema.Function) (Part, error) {
 	if err != nil {
 		return Part{}, fmt.Errorf("registry: rendering %s: %w", fn.Name, err)
 	}
-	return Part{Kind: kind, Name: fn.Name, Tokens: a.cfg.Tokens(string(def)), Function: &fn}, nil
+	return Part{Kind: kind, Name: fn.Name, Tokens: a.tokens(string(def)), Function: &fn}, nil
 }
 
 // actionParts returns the actions sub may call: the resolver's best for a hint, else the

@@ -48,5 +48,5 @@ func ExampleAssembler_AssembleContext() {
 	// action SLACK_LIST_CHANNELS 35
 	// action SLACK_SEND_MESSAGE 55
 	// total 221
-	// total 166 - dropped 1 action (55 tokens) to fit the budget of 200
+	// total 101 - dropped 1 plugin (120 tokens) to fit the budget of 200
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -145,19 +146,21 @@ func TestAssembleContext(t *testing.T) {
 				t.Errorf("Functions() has %d definitions, want 6", n)
 			}
 
-			lastAction := full.Parts[len(full.Parts)-1].Tokens
+			// Plugins go first (lowest priority first), then actions (last first), then
+			// platform tools: a large plugin does not take the tools with it.
+			order := []int{2, 1, 8, 7, 6, 5, 4, 3}
+			pluginTokens := sumTokens(full.Parts[1:3])
 			toolTokens := sumTokens(full.Parts[3:])
 			budgets := []struct {
-				name   string
-				budget int
-				kept   int // parts kept
+				name    string
+				budget  int
+				dropped int // parts dropped, in order
 			}{
-				{"exactly the total", full.Tokens, 9},
-				{"one short drops the last action", full.Tokens - 1, 8},
-				{"just over without the last action", full.Tokens - lastAction, 8},
-				{"persona and plugins", full.Tokens - toolTokens, 3},
-				{"one token too few for both plugins", full.Tokens - toolTokens - 1, 2},
-				{"persona only", 10, 1},
+				{"exactly the total", full.Tokens, 0},
+				{"one short drops the lowest plugin", full.Tokens - 1, 1},
+				{"without both plugins", full.Tokens - pluginTokens, 2},
+				{"one short of that drops the last action", full.Tokens - pluginTokens - 1, 3},
+				{"persona only", 10, 8},
 			}
 			for _, b := range budgets {
 				t.Run(b.name, func(t *testing.T) {
@@ -171,13 +174,20 @@ func TestAssembleContext(t *testing.T) {
 					if got.Tokens != sumTokens(got.Parts) {
 						t.Errorf("Tokens = %d, sum of parts = %d", got.Tokens, sumTokens(got.Parts))
 					}
-					if diff := cmp.Diff(views(full.Parts[:b.kept]), views(got.Parts)); diff != "" {
-						t.Errorf("kept (-want +got):\n%s", diff)
-					}
-					// Dropped lowest priority first: the full list's tail, from its end.
 					wantDropped := []partView{}
-					for i := len(full.Parts) - 1; i >= b.kept; i-- {
+					gone := map[int]bool{}
+					for _, i := range order[:b.dropped] {
 						wantDropped = append(wantDropped, views(full.Parts[i:i+1])...)
+						gone[i] = true
+					}
+					wantKept := []partView{}
+					for i := range full.Parts {
+						if !gone[i] {
+							wantKept = append(wantKept, views(full.Parts[i:i+1])...)
+						}
+					}
+					if diff := cmp.Diff(wantKept, views(got.Parts)); diff != "" {
+						t.Errorf("kept (-want +got):\n%s", diff)
 					}
 					if diff := cmp.Diff(wantDropped, views(got.Dropped)); diff != "" {
 						t.Errorf("dropped (-want +got):\n%s", diff)
@@ -187,8 +197,8 @@ func TestAssembleContext(t *testing.T) {
 					}
 				})
 			}
-			small, _ := a.AssembleContext(ctx, registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Budget: full.Tokens - toolTokens})
-			wantSummary := fmt.Sprintf("dropped 4 actions, 2 platform tools (%d tokens) to fit the budget of %d", toolTokens, full.Tokens-toolTokens)
+			small, _ := a.AssembleContext(ctx, registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Budget: 10})
+			wantSummary := fmt.Sprintf("dropped 4 actions, 2 platform tools, 2 plugins (%d tokens) to fit the budget of 10", toolTokens+pluginTokens)
 			if diff := cmp.Diff(wantSummary, small.DroppedSummary()); diff != "" {
 				t.Errorf("DroppedSummary (-want +got):\n%s", diff)
 			}
@@ -269,4 +279,75 @@ func BenchmarkAssembleContext(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestAssembleContextHostileEstimates gives the assembler estimates that lie: a plugin
+// that claims 1 token and sends 256 KB, and an estimator whose numbers overflow a sum.
+func TestAssembleContextHostileEstimates(t *testing.T) {
+	ctx := context.Background()
+	persona := registry.Persona{Name: "Ada", Text: "You are Ada."}
+	agent := registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Budget: 4000}
+	t.Run("understated plugin", func(t *testing.T) {
+		st := cache.NewMemory()
+		assembleStore(t, st)
+		var skills []cache.PluginSkill
+		for i := range 4 {
+			skills = append(skills, cache.PluginSkill{Name: fmt.Sprint("s", i), Content: strings.Repeat("word ", 13_000), TokenEstimate: 0})
+		}
+		if _, err := st.PutPlugin(ctx, cache.Plugin{Slug: "notes", Name: "Meeting notes", TokenEstimate: 1, Skills: skills}); err != nil {
+			t.Fatal(err)
+		}
+		a, err := registry.NewAssembler(registry.AssemblerConfig{Store: st, Registry: assembleRegistry(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := a.AssembleContext(ctx, agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Tokens > agent.Budget || len(got.System()) > 4*agent.Budget {
+			t.Errorf("Tokens = %d, system message %d bytes, against a budget of %d", got.Tokens, len(got.System()), agent.Budget)
+		}
+		var dropped []string
+		for _, p := range got.Dropped {
+			dropped = append(dropped, p.Name)
+		}
+		if diff := cmp.Diff([]string{"code-review", "notes"}, dropped); diff != "" {
+			t.Errorf("dropped (-want +got):\n%s", diff)
+		}
+		if n := len(got.Functions()); n != 6 {
+			t.Errorf("%d tools kept, want all 6", n)
+		}
+	})
+	t.Run("overflowing estimates", func(t *testing.T) {
+		st := cache.NewMemory()
+		assembleStore(t, st)
+		huge := func(text string) int {
+			if strings.HasPrefix(text, "## ") { // a plugin's rendered skills
+				return math.MaxInt - 5
+			}
+			return registry.EstimateTokens(text)
+		}
+		a, err := registry.NewAssembler(registry.AssemblerConfig{Store: st, Registry: assembleRegistry(t), Tokens: huge})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := a.AssembleContext(ctx, registry.Agent{Identity: agent.Identity, Persona: persona})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full.Tokens != math.MaxInt {
+			t.Errorf("unbudgeted Tokens = %d, want saturated at MaxInt", full.Tokens)
+		}
+		got, err := a.AssembleContext(ctx, agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Tokens < 0 || got.Tokens > agent.Budget {
+			t.Errorf("Tokens = %d against a budget of %d", got.Tokens, agent.Budget)
+		}
+		if diff := cmp.Diff(views(full.Parts[3:]), views(got.Parts[1:])); diff != "" {
+			t.Errorf("the tools did not stay (-want +got):\n%s", diff)
+		}
+	})
 }

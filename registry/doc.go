@@ -19,16 +19,23 @@
 //
 // Resolver picks the actions for one step in three tiers: action slugs written in the prompt,
 // an optional semantic search, then the catalogue ranked by package hint, capped at 30 by
-// default. For actions chosen elsewhere, such as a hint's matches in chatbot mode,
-// Resolver.Functions applies the same access check and rendering, and Resolver.Tools also
-// renders the definitions in a model API's dialect (schema.Dialect): from a hint to the
-// tools of a model request in one call. An optional ResolveObserver
+// default.
+//
+// From a hint to the tools of a model request, the one call is Resolver.HintTools: the
+// hint's actions the subject may call, access-checked and rendered in a model API's
+// dialect (schema.Dialect), followed by the meta-tools the hint's text points at
+// (hint.Result.MetaTools, held by ResolverConfig.Registry), so that the model is given
+// every tool it is told of. Its parts: Resolver.HintFunctions (the same, as
+// schema.Functions for a host converting to its SDK's types), Resolver.Functions and
+// Resolver.Tools (for names chosen elsewhere), and schema.Convert with schema.Render for
+// one action's definition. An optional ResolveObserver
 // (ResolverConfig.Observer) sees each of these calls start and end, for metrics or tracing.
 //
 // Assembler builds the context an agent starts with (AssembleContext): its persona, the
 // skills of the plugins assigned to it, its platform tools and its apps' actions (narrowed
-// by a hint when one is given), each part with a token estimate; under a budget the
-// lowest-priority parts are dropped first and listed.
+// by a hint when one is given), each part with a token estimate counted from the text it
+// sends (never below a stored estimate, in sums that saturate); under a budget plugins
+// are dropped first, then actions, then platform tools, and listed.
 //
 // Package registry/platform has safe built-in platform tools (files under one root, an
 // allow-listed command runner, an HTTP client that refuses private addresses) to register

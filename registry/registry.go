@@ -150,7 +150,7 @@ func New() *Registry {
 // an error wrapping ErrInvalidTool or ErrDuplicate and leaves the registry unchanged on error.
 func (r *Registry) Register(t ToolSpec) error {
 	if !ValidName(t.Name) {
-		return fmt.Errorf("%w: name %q must be 1-64 characters of A-Z a-z 0-9 _ -", ErrInvalidTool, truncName(t.Name))
+		return fmt.Errorf("%w: name %q must be 1-64 characters of A-Z a-z 0-9 _ -", ErrInvalidTool, schema.Excerpt(t.Name))
 	}
 	if t.Run == nil {
 		return fmt.Errorf("%w: %s: Run is nil", ErrInvalidTool, t.Name)
@@ -192,7 +192,7 @@ func (r *Registry) Unregister(name string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.tools[name]; !ok {
-		return fmt.Errorf("%w: %s", ErrNotFound, truncName(name))
+		return fmt.Errorf("%w: %s", ErrNotFound, schema.Excerpt(name))
 	}
 	delete(r.tools, name)
 	return nil
@@ -204,7 +204,7 @@ func (r *Registry) SetActive(name string, active bool) error {
 	defer r.mu.Unlock()
 	e, ok := r.tools[name]
 	if !ok {
-		return fmt.Errorf("%w: %s", ErrNotFound, truncName(name))
+		return fmt.Errorf("%w: %s", ErrNotFound, schema.Excerpt(name))
 	}
 	cp := *e
 	cp.spec.Inactive = !active
@@ -331,13 +331,4 @@ func cmpString(a, b string) int {
 		return 1
 	}
 	return 0
-}
-
-// truncName keeps untrusted names short in error text.
-func truncName(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	return s[:max] + "…"
 }

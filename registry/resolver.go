@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -86,6 +87,11 @@ type ResolverConfig struct {
 	// Observer sees every Resolve, Functions and Tools call, for metrics or tracing.
 	// Optional. Nil means none.
 	Observer ResolveObserver
+	// Registry holds the platform tools Functions, Tools and HintTools may be given by
+	// name beside actions: the router's meta-tools (executor.Router.Tools) that a hint
+	// points the model at (hint.Result.MetaTools). Each is access-checked as the executor
+	// checks it (Platform). Optional: without it every name is looked up in the catalogue.
+	Registry *Registry
 }
 
 // ResolveRequest is what a Resolver was asked, as a ResolveObserver sees it.
@@ -134,7 +140,7 @@ func NewResolver(cfg ResolverConfig) (*Resolver, error) {
 		cfg.Ranker = newHintRanker(cfg.Store, cfg.Limit, cfg.Logger)
 	}
 	cfg.Overrides = maps.Clone(cfg.Overrides)
-	return &Resolver{cfg: cfg, access: NewAccess(AccessConfig{Store: cfg.Store, Platform: cfg.Platform}), log: log}, nil
+	return &Resolver{cfg: cfg, access: NewAccess(AccessConfig{Store: cfg.Store, Registry: cfg.Registry, Platform: cfg.Platform}), log: log}, nil
 }
 
 // Resolution is what Resolve found. It belongs to the caller.
@@ -149,6 +155,10 @@ type Resolution struct {
 	Apps []string
 	// Skipped names actions found but left out, with the reason (not allowed, bad schema).
 	Skipped map[string]string
+	// Platform are the platform tools kept among the names given to Functions, Tools or
+	// HintTools (ResolverConfig.Registry), in the order given. Their definitions follow
+	// the actions' in Functions; they do not count against the limit.
+	Platform []string
 }
 
 var slugRE = regexp.MustCompile(`\b_?[A-Z0-9]*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
@@ -168,7 +178,7 @@ func ExplicitSlugs(prompt string) []string {
 // function renders the definition of act in the configured mode, with the host's override
 // and without the parameters the host fills.
 func (r *Resolver) function(act cache.Action) (schema.Function, error) {
-	return schema.ConvertWith(act.Slug, act.Description, act.Parameters, schema.ConvertOptions{
+	return schema.Convert(act.Slug, act.Description, act.Parameters, schema.ConvertOptions{
 		Mode: r.cfg.Validation, Overrides: r.cfg.Overrides, Hidden: HostFilledParams(act.App)})
 }
 
@@ -314,10 +324,11 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, 
 }
 
 // Functions returns the definitions of the given actions that sub may call, in the order
-// given, at most the configured limit: typically a hint's matches
-// (hint.Result.MatchedActions), so that a host in chatbot mode goes from a hint to tools in
-// one call. Each action passes the access check the executor applies and is rendered as
-// Resolve renders it (Validation, Overrides, HostFilledParams hidden). An action left out is
+// given, at most the configured limit, followed by those of the given platform tools
+// (ResolverConfig.Registry) sub may call. It is the part of HintFunctions that takes names
+// rather than a hint: HintFunctions is Functions over a hint's MatchedActions and
+// MetaTools. Each action passes the access check the executor applies and is rendered as
+// Resolve renders it (Validation, Overrides, HostFilledParams hidden). A name left out is
 // named in Resolution.Skipped with the reason (not in the catalogue, not allowed, bad
 // schema); Resolution.Tier is TierGiven when any is kept and TierNone otherwise.
 // Errors are returned only for a cancelled context or a store failure while reading the
@@ -328,25 +339,61 @@ func (r *Resolver) Functions(ctx context.Context, sub Subject, slugs []string) (
 	})
 }
 
-func (r *Resolver) functions(ctx context.Context, sub Subject, slugs []string) (Resolution, error) {
+func (r *Resolver) functions(ctx context.Context, sub Subject, names []string) (Resolution, error) {
 	apps, err := r.access.AllowedApps(ctx, sub)
 	if err != nil {
 		return Resolution{}, err
 	}
 	res := Resolution{Tier: TierNone, Apps: apps}
+	slugs, platform := r.splitPlatform(names)
 	if len(apps) == 0 {
 		for _, s := range slugs {
 			r.skip(&res, s, "no app is allowed for this step")
 		}
-		return res, nil
-	}
-	if err := r.keep(ctx, sub, apps, slugs, true, &res); err != nil {
+	} else if err := r.keep(ctx, sub, apps, slugs, true, &res); err != nil {
 		return Resolution{}, err
 	}
-	if len(res.Actions) > 0 {
+	var fns []schema.Function
+	for _, spec := range platform {
+		d, err := r.access.CheckPlatform(ctx, sub, spec)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Resolution{}, fmt.Errorf("registry: resolve: %w", ctx.Err())
+			}
+			r.skip(&res, spec.Name, "access check failed: "+err.Error())
+			continue
+		}
+		fn, ok := r.cfg.Registry.Function(spec.Name)
+		if !d.Allowed || !ok {
+			r.skip(&res, spec.Name, d.Reason)
+			continue
+		}
+		res.Platform = append(res.Platform, spec.Name)
+		fns = append(fns, fn)
+	}
+	res.Functions = append(res.Functions, fns...)
+	if len(res.Actions)+len(res.Platform) > 0 {
 		res.Tier = TierGiven
 	}
 	return res, nil
+}
+
+// splitPlatform separates the names of ResolverConfig.Registry's tools from the rest, each
+// once, in the order given.
+func (r *Resolver) splitPlatform(names []string) (slugs []string, platform []ToolSpec) {
+	if r.cfg.Registry == nil {
+		return names, nil
+	}
+	for _, n := range names {
+		spec, ok := r.cfg.Registry.Get(n)
+		switch {
+		case !ok:
+			slugs = append(slugs, n)
+		case !slices.ContainsFunc(platform, func(s ToolSpec) bool { return s.Name == n }):
+			platform = append(platform, spec)
+		}
+	}
+	return slugs, platform
 }
 
 // Tools is what Resolver.Tools returns: the kept actions' definitions in one dialect, beside
@@ -358,20 +405,67 @@ type Tools struct {
 	Resolution
 }
 
-// Tools is Functions followed by schema.Render: the definitions of the given actions that
-// sub may call, in dialect d (schema.DialectOpenAIStrict, schema.DialectAnthropic, …), for a
-// host that sends JSON rather than an SDK's types. It fails with an error wrapping
-// schema.ErrUnknownDialect for an unknown dialect, and otherwise as Functions does.
+// Tools is Functions followed by schema.Render: the definitions of the given actions and
+// platform tools that sub may call, in dialect d (schema.DialectOpenAIStrict,
+// schema.DialectAnthropic, …), for a host that sends JSON rather than an SDK's types. It
+// fails with an error wrapping schema.ErrUnknownDialect for an unknown dialect, and
+// otherwise as Functions does. From a hint, use HintTools.
 func (r *Resolver) Tools(ctx context.Context, sub Subject, slugs []string, d schema.Dialect) (Tools, error) {
 	res, err := r.Functions(ctx, sub, slugs)
 	if err != nil {
 		return Tools{}, err
 	}
+	return render(res, d)
+}
+
+func render(res Resolution, d schema.Dialect) (Tools, error) {
 	defs, err := schema.Render(res.Functions, d)
 	if err != nil {
 		return Tools{}, fmt.Errorf("registry: tools: %w", err)
 	}
 	return Tools{Definitions: defs, Resolution: res}, nil
+}
+
+// HintTools is the one call from a hint to the tools of a model request in chatbot mode:
+// the definitions, in dialect d, of the hint's actions (h.MatchedActions) that sub may
+// call, followed by those of the meta-tools the hint's text points the model at
+// (h.MetaTools, such as search_tools), so that the model is given every tool it is told
+// of. It is HintFunctions followed by schema.Render; it fails as HintFunctions does, and
+// with an error wrapping schema.ErrUnknownDialect for an unknown dialect.
+func (r *Resolver) HintTools(ctx context.Context, sub Subject, h hint.Result, d schema.Dialect) (Tools, error) {
+	res, err := r.HintFunctions(ctx, sub, h)
+	if err != nil {
+		return Tools{}, err
+	}
+	return render(res, d)
+}
+
+// HintFunctions is HintTools without the rendering, for a host that converts
+// schema.Functions to its SDK's types: Functions over h.MatchedActions and h.MetaTools. It
+// fails with an error wrapping ErrInvalidConfig when a meta-tool the hint names cannot be
+// offered (ResolverConfig.Registry does not hold it, it is inactive, or sub may not call
+// it): the hint would otherwise name a tool the model was not given. Build the hint with
+// hint.Config.SearchTool (or Request.SearchTool) only when the tool is offered. Other
+// errors are those of Functions.
+func (r *Resolver) HintFunctions(ctx context.Context, sub Subject, h hint.Result) (Resolution, error) {
+	names := make([]string, 0, len(h.MatchedActions)+len(h.MetaTools))
+	names = append(append(names, h.MatchedActions...), h.MetaTools...)
+	res, err := r.Functions(ctx, sub, names)
+	if err != nil {
+		return Resolution{}, err
+	}
+	for _, m := range h.MetaTools {
+		if !slices.Contains(res.Platform, m) {
+			why := "the resolver's Registry does not hold it"
+			if r.cfg.Registry != nil {
+				if _, ok := r.cfg.Registry.Get(m); ok {
+					why = cmp.Or(res.Skipped[m], "not kept")
+				}
+			}
+			return Resolution{}, fmt.Errorf("%w: the hint points the model at %s, which cannot be offered: %s", ErrInvalidConfig, schema.Excerpt(m), why)
+		}
+	}
+	return res, nil
 }
 
 func (r *Resolver) skip(res *Resolution, slug, why string) {

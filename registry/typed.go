@@ -17,11 +17,11 @@ import (
 // its Parameters and Run are replaced. Typed fails when In is not a struct.
 func Typed[In, Out any](spec ToolSpec, fn func(ctx context.Context, in In) (Out, error)) (ToolSpec, error) {
 	if fn == nil {
-		return ToolSpec{}, fmt.Errorf("%w: %s: nil function", ErrInvalidTool, truncName(spec.Name))
+		return ToolSpec{}, fmt.Errorf("%w: %s: nil function", ErrInvalidTool, schema.Excerpt(spec.Name))
 	}
 	params, err := schema.FromType[In]()
 	if err != nil {
-		return ToolSpec{}, fmt.Errorf("%w: %s: %w", ErrInvalidTool, truncName(spec.Name), err)
+		return ToolSpec{}, fmt.Errorf("%w: %s: %w", ErrInvalidTool, schema.Excerpt(spec.Name), err)
 	}
 	spec.Parameters = params
 	spec.CheckArgs = func(args json.RawMessage) error {

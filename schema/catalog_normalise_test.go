@@ -155,7 +155,7 @@ func TestCatalogSendEmail(t *testing.T) {
 			t.Errorf("CoerceAndValidate(%s): %v", args, err)
 		}
 	}
-	strict, err := schema.CompileWith(params, schema.CompileOptions{Mode: schema.Strict})
+	strict, err := schema.Compile(params, schema.CompileOptions{Mode: schema.Strict})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ const (
 	CoerceDefault CoercionKind = "default"
 )
 
-// CoerceOptions tune [Validator.CoerceWith] and [Validator.CoerceAndValidateWith]. The zero
+// CoerceOptions tune [Validator.CoerceAndValidate] and [Validator.Coerce]. The zero
 // value is what [Validator.Coerce] does: repair the values the model wrote and fill in
 // nothing it did not write. It is a plain value, safe to share.
 type CoerceOptions struct {
@@ -73,18 +73,31 @@ const maxCoerceDepth = 64
 // accept null -> left out (how strict mode says "not given"). It repairs only values the
 // model wrote: it fills in no missing property, except a missing required property that can
 // only be null (Gemini definitions leave such properties out), which gets null; schema
-// defaults are filled only by [Validator.CoerceWith] with [CoerceOptions].FillDefaults.
+// defaults are filled only with [CoerceOptions].FillDefaults; opts holds at most one.
 // Empty arguments are taken as {}. Run it with the validator of the original schema, not of
 // a strict or Gemini variant. It changes only values that do not already fit their schema,
 // and returns the arguments unchanged (same bytes) when nothing was repaired. Arguments over
 // the limits ([Validator.CheckLimits]) or that are not JSON are a *ValidationError, and are
 // not decoded past what shows that.
-func (v *Validator) Coerce(args json.RawMessage) (json.RawMessage, []Coercion, error) {
-	return v.CoerceWith(args, CoerceOptions{})
+//
+// Coerce is the first half of [Validator.CoerceAndValidate], the one way to check a model's
+// arguments; call it alone only to repair arguments that are checked elsewhere.
+func (v *Validator) Coerce(args json.RawMessage, opts ...CoerceOptions) (json.RawMessage, []Coercion, error) {
+	o, err := oneOption("coerce", opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v.coerceOnly(args, o)
 }
 
 // CoerceWith is [Validator.Coerce] with options.
+//
+// Deprecated: use v.Coerce(args, opts).
 func (v *Validator) CoerceWith(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
+	return v.coerceOnly(args, opts)
+}
+
+func (v *Validator) coerceOnly(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
 	out, done, _, err := v.coerce(args, opts)
 	if err != nil {
 		return nil, nil, err
@@ -114,17 +127,28 @@ func (v *Validator) coerce(args json.RawMessage, opts CoerceOptions) (any, []Coe
 	return out, c.done, c.outOfRange, nil
 }
 
-// CoerceAndValidate runs [Validator.Coerce] then [Validator.Validate] on the result. It
-// returns the repaired arguments and the repairs made even when validation fails. Besides
-// what Validate checks, a number the schema types as a number or an integer must fit a
-// 64-bit float, unless the mode is [Off]: 1e400 is refused, not taken as an integer, with
-// that one reason for its path.
-func (v *Validator) CoerceAndValidate(args json.RawMessage) (json.RawMessage, []Coercion, error) {
-	return v.CoerceAndValidateWith(args, CoerceOptions{})
+// CoerceAndValidate is the one way to check a model's arguments: it runs [Validator.Coerce]
+// (with opts, at most one) then [Validator.Validate] on the result, in one pass. It returns
+// the repaired arguments and the repairs made even when validation fails. Besides what
+// Validate checks, a number the schema types as a number or an integer must fit a 64-bit
+// float, unless the mode is [Off]: 1e400 is refused, not taken as an integer, with that one
+// reason for its path.
+func (v *Validator) CoerceAndValidate(args json.RawMessage, opts ...CoerceOptions) (json.RawMessage, []Coercion, error) {
+	o, err := oneOption("coerce and validate", opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v.coerceAndValidate(args, o)
 }
 
 // CoerceAndValidateWith is [Validator.CoerceAndValidate] with options.
+//
+// Deprecated: use v.CoerceAndValidate(args, opts).
 func (v *Validator) CoerceAndValidateWith(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
+	return v.coerceAndValidate(args, opts)
+}
+
+func (v *Validator) coerceAndValidate(args json.RawMessage, opts CoerceOptions) (json.RawMessage, []Coercion, error) {
 	out, done, outOfRange, err := v.coerce(args, opts)
 	if err != nil {
 		return nil, nil, err
@@ -297,7 +321,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 			ps, declared := node.Properties[name]
 			if t[name] == nil && declared && !slices.Contains(node.Required, name) && !c.acceptsNull(ps, depth) {
 				delete(t, name)
-				c.record(path+"/"+escapePointer(name), CoerceOmitNull)
+				c.record(path+"/"+pointerKey(name), CoerceOmitNull)
 			}
 		}
 		for _, name := range sortedKeys(t) {
@@ -306,7 +330,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 				ps = node.AdditionalProperties
 			}
 			if ps != nil {
-				t[name] = c.value(t[name], ps, path+"/"+escapePointer(name), depth+1)
+				t[name] = c.value(t[name], ps, path+"/"+pointerKey(name), depth+1)
 			}
 		}
 		for _, name := range sortedKeys(node.Properties) {
@@ -316,7 +340,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 			ps := c.resolve(node.Properties[name])
 			if slices.Contains(node.Required, name) && slices.Equal(c.allowed(ps, depth), []string{"null"}) {
 				t[name] = nil
-				c.record(path+"/"+escapePointer(name), CoerceFillNull)
+				c.record(path+"/"+pointerKey(name), CoerceFillNull)
 				continue
 			}
 			if c.fillDefaults && ps != nil && ps.Default != nil && !isNullRaw(ps.Default) {
@@ -325,7 +349,7 @@ func (c *coercer) value(v any, s *Schema, path string, depth int) any {
 				// schema is not filled in.
 				if dv, err := decodeJSON(ps.Default); err == nil && c.defaultFits(ps, dv, depth) {
 					t[name] = dv
-					c.record(path+"/"+escapePointer(name), CoerceDefault)
+					c.record(path+"/"+pointerKey(name), CoerceDefault)
 				}
 			}
 		}

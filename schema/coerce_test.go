@@ -42,9 +42,9 @@ func TestCoerceFillsNothingByDefault(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, kinds, err := v.CoerceWith(json.RawMessage(tt.args), tt.opts)
+			got, kinds, err := v.Coerce(json.RawMessage(tt.args), tt.opts)
 			if err != nil {
-				t.Fatalf("CoerceWith: %v", err)
+				t.Fatalf("Coerce: %v", err)
 			}
 			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
 				t.Errorf("args (-want +got):\n%s", diff)
@@ -52,15 +52,15 @@ func TestCoerceFillsNothingByDefault(t *testing.T) {
 			if diff := cmp.Diff(tt.kinds, kinds); diff != "" {
 				t.Errorf("coercions (-want +got):\n%s", diff)
 			}
-			fixed, kinds2, err := v.CoerceAndValidateWith(json.RawMessage(tt.args), tt.opts)
+			fixed, kinds2, err := v.CoerceAndValidate(json.RawMessage(tt.args), tt.opts)
 			if err != nil {
-				t.Fatalf("CoerceAndValidateWith: %v", err)
+				t.Fatalf("CoerceAndValidate: %v", err)
 			}
 			if diff := cmp.Diff(tt.want, string(fixed)); diff != "" {
-				t.Errorf("CoerceAndValidateWith args (-want +got):\n%s", diff)
+				t.Errorf("CoerceAndValidate args (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.kinds, kinds2); diff != "" {
-				t.Errorf("CoerceAndValidateWith coercions (-want +got):\n%s", diff)
+				t.Errorf("CoerceAndValidate coercions (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -108,7 +108,7 @@ func TestCoerceChecksLimitsFirst(t *testing.T) {
 	large := json.RawMessage(`{"s":"` + strings.Repeat("a", 300) + `"}`)
 	for _, mode := range []schema.Mode{schema.Lenient, schema.Strict, schema.Off} {
 		c := schema.NewCompiler(schema.CompilerConfig{Limits: schema.Limits{MaxArgBytes: 256}})
-		v, err := c.CompileWith(json.RawMessage(`{"type":"object","properties":{"n":{},"s":{"type":"string"}}}`), schema.CompileOptions{Mode: mode})
+		v, err := c.Compile(json.RawMessage(`{"type":"object","properties":{"n":{},"s":{"type":"string"}}}`), schema.CompileOptions{Mode: mode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestCoerceAndValidateOffKeepsNumbers(t *testing.T) {
 		mode    schema.Mode
 		refused bool
 	}{{schema.Lenient, true}, {schema.Strict, true}, {schema.Off, false}} {
-		v, err := schema.CompileWith(json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`), schema.CompileOptions{Mode: tt.mode})
+		v, err := schema.Compile(json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`), schema.CompileOptions{Mode: tt.mode})
 		if err != nil {
 			t.Fatal(err)
 		}

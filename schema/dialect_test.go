@@ -11,7 +11,7 @@ import (
 )
 
 func TestRender(t *testing.T) {
-	f, err := schema.ConvertWith("CALENDAR_CREATE_EVENT", "Create a calendar event.",
+	f, err := schema.Convert("CALENDAR_CREATE_EVENT", "Create a calendar event.",
 		json.RawMessage(createEventParams), schema.ConvertOptions{Hidden: []string{"user_id"}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@
 // and Gemini, by method or by name ([Dialect], [Function.Render], [Render]); maps action slugs to model-safe function names and back ([FunctionName],
 // [Names]); hides runtime-context parameters the host fills itself ([ConvertOptions].Hidden);
 // turns Go types into strict-ready schemas ([FromType], [Reflect]) and schemas into Go source
-// ([GenerateGo]); and compiles schemas into validators ([Compile], [CompileWith], [Compiler])
+// ([GenerateGo]); and compiles schemas into validators ([Compile], [Compiler])
 // that coerce near-miss arguments ([Validator.Coerce]) and report every failing path
 // ([ValidationError]).
 //
@@ -19,6 +19,30 @@
 // [Compile] refuse exactly the same schemas: those the JSON Schema 2020-12 meta-schema
 // refuses (minLength: -1, a pattern that does not compile, …), and reference cycles that
 // never reach a value.
+//
+// # The one way to check a model's arguments
+//
+// Compile the action's schema once ([Compile], or [Compiler.Compile] where the same schemas
+// come back on every call: it caches), then run [Validator.CoerceAndValidate] on each call's
+// arguments: it repairs the near misses models make and checks the result in one pass,
+// returning the arguments to run with. Both take their options as an optional last
+// argument ([CompileOptions]: mode and overrides; [CoerceOptions]: filling defaults). The
+// other entry points are its parts: [Validator.Validate] checks without repairing,
+// [Validator.Coerce] repairs without checking, and [Validator.CheckLimits] is the size and
+// depth check both run first. CompileWith, Compiler.CompileWith, Validator.CoerceWith,
+// Validator.CoerceAndValidateWith and ConvertWith are deprecated spellings of the same
+// calls. Package
+// executor does all of this for the tools it runs.
+//
+// # The one way to make a tool definition
+//
+// [Convert] an action's slug, description and parameter schema (with [ConvertOptions] as an
+// optional last argument: hidden parameters, mode, overrides) into a [Function], then
+// render it for the model API in use: [Function.OpenAI], [Function.Anthropic],
+// [Function.Gemini], or [Function.Render] with a [Dialect] when the API is chosen at run
+// time. A host going from a hint to a model request does not call these one by one:
+// registry.Resolver.HintTools converts and renders the hint's actions (access-checked) and
+// the meta-tools the hint points at in one call.
 //
 // # Catalogue quirks and validation modes
 //
@@ -41,7 +65,8 @@
 // normalised schema and accepts null for every optional property, which is what Composio's
 // server accepts; [Strict] checks the schema as declared; [Off] checks only the argument
 // limits. An executor picks the mode and the host's overrides per call with
-// [Compiler.CompileWith], which caches a validator per schema, mode and override.
+// [Compiler.Compile] and [CompileOptions], which caches a validator per schema, mode and
+// override.
 //
 // Validation costs time linear in the size of the arguments whatever the schema: each value
 // is checked once against each schema node, the result of a shared ($ref) node being

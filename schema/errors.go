@@ -2,7 +2,11 @@ package schema
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ErrInvalidSchema reports a parameter schema that is not valid JSON, whose root is not an
@@ -61,7 +65,7 @@ func (e *SchemaError) Unwrap() error { return e.Err }
 // Failure is one reason a value failed validation. It is a plain value.
 type Failure struct {
 	// Path is a JSON Pointer into the arguments ("" is the whole object, "/to/0" the first
-	// element of "to").
+	// element of "to"). A key longer than 64 bytes appears in it as Excerpt quotes it.
 	Path string
 	// Reason is a one-line explanation a model can act on.
 	Reason string
@@ -102,4 +106,59 @@ func (e *ValidationError) Unwrap() []error {
 		return []error{ErrInvalidArguments, e.limit}
 	}
 	return []error{ErrInvalidArguments}
+}
+
+// excerptBytes is how much of a long name [Excerpt] keeps.
+const excerptBytes = 64
+
+// Excerpt returns s in the short, safe form an error text quotes untrusted input in (an
+// argument key, an app, tool or file name a model wrote): s itself when it is at most 64
+// bytes, otherwise its first 64 bytes, cut at a character boundary, followed by "…(N
+// bytes)" with s's full length. Control characters and invalid UTF-8 are written as Go
+// escapes (\n, \x00, \u2028), so a quoted name cannot start a line of its own or hide
+// text. It is meant for hosts too: a ToolSpec.CheckArgs error that names a value the model
+// sent should quote it through Excerpt.
+func Excerpt(s string) string {
+	cut := s
+	if len(s) > excerptBytes {
+		n := excerptBytes
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		cut = s[:n]
+	}
+	if printable(cut) {
+		if len(cut) == len(s) {
+			return s
+		}
+		return cut + "…(" + strconv.Itoa(len(s)) + " bytes)"
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(cut); i += w {
+		r, size := utf8.DecodeRuneInString(cut[i:])
+		w = size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, cut[i])
+		case r != ' ' && !unicode.IsPrint(r):
+			q := strconv.QuoteRuneToASCII(r) // '\n', '\x00', '\u2028'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if len(cut) < len(s) {
+		b.WriteString("…(" + strconv.Itoa(len(s)) + " bytes)")
+	}
+	return b.String()
+}
+
+// printable reports whether s is valid UTF-8 of printable characters and spaces only.
+func printable(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || r != ' ' && !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }

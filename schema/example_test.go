@@ -22,7 +22,7 @@ const createEventParams = `{
 }`
 
 func ExampleConvert() {
-	f, err := schema.ConvertWith("CALENDAR_CREATE_EVENT", "Create a calendar event.",
+	f, err := schema.Convert("CALENDAR_CREATE_EVENT", "Create a calendar event.",
 		json.RawMessage(createEventParams), schema.ConvertOptions{Hidden: []string{"user_id"}})
 	if err != nil {
 		fmt.Println(err)
@@ -170,7 +170,7 @@ func ExampleGenerateGo() {
 	// }
 }
 
-func ExampleCompileWith() {
+func ExampleCompile() {
 	// A send-email schema as catalogues carry it: the attachment is listed as required
 	// although its description says to leave it out.
 	params := json.RawMessage(`{
@@ -185,7 +185,7 @@ func ExampleCompileWith() {
 	}`)
 	args := json.RawMessage(`{"to":"jay@acme.com","body":"hi","attachment":null}`)
 	for _, mode := range []schema.Mode{schema.Lenient, schema.Strict, schema.Off} {
-		v, err := schema.CompileWith(params, schema.CompileOptions{Mode: mode})
+		v, err := schema.Compile(params, schema.CompileOptions{Mode: mode})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -211,13 +211,13 @@ func ExampleOverrides() {
 	}
 	params := json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`)
 	c := schema.NewCompiler(schema.CompilerConfig{})
-	v, err := c.CompileWith(params, schema.CompileOptions{Slug: "MAIL_SEND", Overrides: overrides})
+	v, err := c.Compile(params, schema.CompileOptions{Slug: "MAIL_SEND", Overrides: overrides})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(v.Validate(json.RawMessage(`{"to":"jay@acme.com"}`)))
-	f, _ := schema.ConvertWith("MAIL_SEND", "Send mail.", params, schema.ConvertOptions{Overrides: overrides})
+	f, _ := schema.Convert("MAIL_SEND", "Send mail.", params, schema.ConvertOptions{Overrides: overrides})
 	fmt.Println(string(f.Parameters))
 	// Output:
 	// schema: invalid arguments:

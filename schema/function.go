@@ -9,7 +9,7 @@ import (
 
 // Function is an action ready to be offered to a model: a model-safe name, a description and
 // a normalised parameter schema, with its strict and Gemini variants. Build one with
-// [Convert] or [ConvertWith]; a Function written by hand (Parameters set, the rest optional)
+// [Convert]; a Function written by hand (Parameters set, the rest optional)
 // also renders, at the cost of parsing Parameters on every call.
 //
 // A Function is immutable once built and safe for concurrent use.
@@ -40,8 +40,8 @@ type Function struct {
 	strict json.RawMessage
 }
 
-// ConvertOptions tune [ConvertWith]. The zero value is the behaviour of [Convert]. It is only
-// read, so one value may be shared by concurrent calls.
+// ConvertOptions tune [Convert]. The zero value is the default: Lenient, nothing hidden,
+// no overrides. It is only read, so one value may be shared by concurrent calls.
 type ConvertOptions struct {
 	// Hidden names top-level parameters the host fills itself (user id, account id, …); they
 	// are removed from what the model sees. Optional.
@@ -56,20 +56,31 @@ type ConvertOptions struct {
 	// [Lenient] validator reads them. Optional. Defaults to Lenient.
 	Mode Mode
 	// Overrides are the host's changes to action schemas; the entry for the name given to
-	// ConvertWith, if any, is applied before the schema is parsed. Optional.
+	// Convert, if any, is applied before the schema is parsed. Optional.
 	Overrides Overrides
 }
 
 // Convert builds the Function for an action from its slug, description and parameter schema
-// (empty parameters mean no parameters), normalised as a [Lenient] validator reads it. It
-// fails with an error wrapping [ErrInvalidSchema], [ErrLimit], [ErrRefRefused] or
+// (empty parameters mean no parameters), normalised as a [Lenient] validator reads it, or
+// as opts (at most one) say: hidden parameters, the mode, the host's overrides. It fails
+// with an error wrapping [ErrInvalidSchema], [ErrLimit], [ErrRefRefused] or
 // [ErrInvalidName], and refuses exactly the schemas [Compile] refuses.
-func Convert(name, description string, parameters json.RawMessage) (Function, error) {
-	return ConvertWith(name, description, parameters, ConvertOptions{})
+func Convert(name, description string, parameters json.RawMessage, opts ...ConvertOptions) (Function, error) {
+	o, err := oneOption("convert", opts)
+	if err != nil {
+		return Function{}, err
+	}
+	return convertFunction(name, description, parameters, o)
 }
 
 // ConvertWith is [Convert] with options.
+//
+// Deprecated: use Convert(name, description, parameters, opts).
 func ConvertWith(name, description string, parameters json.RawMessage, opts ConvertOptions) (Function, error) {
+	return convertFunction(name, description, parameters, opts)
+}
+
+func convertFunction(name, description string, parameters json.RawMessage, opts ConvertOptions) (Function, error) {
 	if name == "" {
 		return Function{}, fmt.Errorf("schema: convert: empty name: %w", ErrInvalidName)
 	}

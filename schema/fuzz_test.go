@@ -69,7 +69,7 @@ func FuzzConvert(f *testing.F) {
 		f.Add("ACTION", s)
 	}
 	f.Fuzz(func(t *testing.T, name, s string) {
-		fn, err := schema.ConvertWith(name, "d", json.RawMessage(s), schema.ConvertOptions{Hidden: []string{"user_id"}})
+		fn, err := schema.Convert(name, "d", json.RawMessage(s), schema.ConvertOptions{Hidden: []string{"user_id"}})
 		if name != "" {
 			// Convert refuses exactly what Compile refuses.
 			if _, cerr := schema.Compile(json.RawMessage(s)); (cerr == nil) != (err == nil) {

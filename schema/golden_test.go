@@ -39,7 +39,7 @@ func TestGolden(t *testing.T) {
 			if err := json.Unmarshal(raw, &in); err != nil {
 				t.Fatal(err)
 			}
-			f, err := schema.ConvertWith(in.Name, in.Description, in.Parameters, schema.ConvertOptions{Hidden: in.Hidden})
+			f, err := schema.Convert(in.Name, in.Description, in.Parameters, schema.ConvertOptions{Hidden: in.Hidden})
 			if err != nil {
 				t.Fatalf("convert: %v", err)
 			}

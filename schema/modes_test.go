@@ -55,7 +55,7 @@ func TestModes(t *testing.T) {
 	}
 	validators := map[schema.Mode]*schema.Validator{}
 	for _, m := range []schema.Mode{schema.Lenient, schema.Strict, schema.Off} {
-		v, err := schema.CompileWith(json.RawMessage(mailSchema), schema.CompileOptions{Mode: m})
+		v, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Mode: m})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestConvertModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	strict, err := schema.ConvertWith("MAIL_SEND", "Send mail.", json.RawMessage(mailSchema), schema.ConvertOptions{Mode: schema.Strict})
+	strict, err := schema.Convert("MAIL_SEND", "Send mail.", json.RawMessage(mailSchema), schema.ConvertOptions{Mode: schema.Strict})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestConvertModes(t *testing.T) {
 		t.Errorf("strict required = %v, want all 7 properties", st.Required)
 	}
 	// Hidden parameters are not reported as relaxed.
-	h, err := schema.ConvertWith("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Hidden: []string{"attachment"}})
+	h, err := schema.Convert("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Hidden: []string{"attachment"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestOverrides(t *testing.T) {
 		"MAIL_BAD":  {Patch: json.RawMessage(`{"properties":`)},
 	}
 	t.Run("patch", func(t *testing.T) {
-		v, err := schema.CompileWith(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_SEND", Overrides: ov})
+		v, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_SEND", Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestOverrides(t *testing.T) {
 		if err := v.Validate(json.RawMessage(`{"to":"a@b.c","body":"hi","subject":"s"}`)); err != nil {
 			t.Errorf("patched schema: %v", err)
 		}
-		sv, err := schema.CompileWith(json.RawMessage(mailSchema), schema.CompileOptions{Mode: schema.Strict, Slug: "MAIL_SEND", Overrides: ov})
+		sv, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Mode: schema.Strict, Slug: "MAIL_SEND", Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestOverrides(t *testing.T) {
 		if got := sv.Schema().Properties["attachment"].Description; got != "The file." {
 			t.Errorf("attachment description = %q", got)
 		}
-		f, err := schema.ConvertWith("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov})
+		f, err := schema.Convert("MAIL_SEND", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +199,7 @@ func TestOverrides(t *testing.T) {
 		}
 	})
 	t.Run("replace", func(t *testing.T) {
-		v, err := schema.CompileWith(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_NEW", Overrides: ov})
+		v, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_NEW", Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,11 +222,11 @@ func TestOverrides(t *testing.T) {
 		}
 	})
 	t.Run("bad patch", func(t *testing.T) {
-		_, err := schema.CompileWith(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_BAD", Overrides: ov})
+		_, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_BAD", Overrides: ov})
 		if !errors.Is(err, schema.ErrInvalidSchema) {
 			t.Errorf("Compile with a broken patch: error = %v, want ErrInvalidSchema", err)
 		}
-		if _, err := schema.ConvertWith("MAIL_BAD", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov}); !errors.Is(err, schema.ErrInvalidSchema) {
+		if _, err := schema.Convert("MAIL_BAD", "d", json.RawMessage(mailSchema), schema.ConvertOptions{Overrides: ov}); !errors.Is(err, schema.ErrInvalidSchema) {
 			t.Errorf("Convert with a broken patch: error = %v, want ErrInvalidSchema", err)
 		}
 	})
@@ -245,7 +245,7 @@ func TestCompilerKeys(t *testing.T) {
 	c := schema.NewCompiler(schema.CompilerConfig{})
 	ov := schema.Overrides{"A": {Patch: json.RawMessage(`{"required":["to"]}`)}}
 	compile := func(opts schema.CompileOptions) *schema.Validator {
-		v, err := c.CompileWith(json.RawMessage(mailSchema), opts)
+		v, err := c.Compile(json.RawMessage(mailSchema), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestArgumentLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := c.CompileWith(open, schema.CompileOptions{Mode: tt.mode})
+			v, err := c.Compile(open, schema.CompileOptions{Mode: tt.mode})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,7 +37,7 @@ func oracleAgrees(t testing.TB, params string, args ...string) string {
 	if err != nil {
 		return "" // refused before either validator sees it
 	}
-	ours, oursErr := schema.CompileWith(json.RawMessage(params), schema.CompileOptions{Mode: schema.Strict})
+	ours, oursErr := schema.Compile(json.RawMessage(params), schema.CompileOptions{Mode: schema.Strict})
 	theirs, theirsErr := safeOracleCompile(tree)
 	if (oursErr == nil) != (theirsErr == nil) {
 		return "compile: ours " + errText(oursErr) + ", oracle " + errText(theirsErr)
@@ -169,7 +169,7 @@ func TestOracle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := schema.CompileWith(json.RawMessage(tt.schema), schema.CompileOptions{Mode: schema.Strict}); err != nil {
+			if _, err := schema.Compile(json.RawMessage(tt.schema), schema.CompileOptions{Mode: schema.Strict}); err != nil {
 				t.Fatalf("Compile: %v", err)
 			}
 			if d := oracleAgrees(t, tt.schema, tt.args...); d != "" {
@@ -239,7 +239,7 @@ func TestCatalogOracle(t *testing.T) {
 	for i := 0; i < len(rows); i += step {
 		r := rows[i]
 		args := []string{`{}`}
-		if f, err := schema.ConvertWith(r.Action, r.Description, r.Parameters, schema.ConvertOptions{Mode: schema.Strict}); err == nil {
+		if f, err := schema.Convert(r.Action, r.Description, r.Parameters, schema.ConvertOptions{Mode: schema.Strict}); err == nil {
 			if p, ok := f.StrictParameters(); ok {
 				if root, err := decodeAny(p); err == nil {
 					defs, _ := root.(map[string]any)["$defs"].(map[string]any)

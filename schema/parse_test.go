@@ -55,7 +55,7 @@ func TestConvertPermissiveFallback(t *testing.T) {
 	if _, err := schema.Convert("A", "d", bad); !errors.Is(err, schema.ErrRefRefused) {
 		t.Fatalf("Convert error = %v, want ErrRefRefused", err)
 	}
-	f, err := schema.ConvertWith("A", "d", bad, schema.ConvertOptions{Permissive: true})
+	f, err := schema.Convert("A", "d", bad, schema.ConvertOptions{Permissive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,8 +165,34 @@ func (c *checker) pathString() string {
 	var b strings.Builder
 	for _, p := range c.path {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(p))
+		b.WriteString(pointerKey(p))
 	}
+	return b.String()
+}
+
+// pointerKey is a key as a JSON Pointer segment of a Failure's or a Coercion's path, quoted
+// short (see Excerpt): a path names what failed, it is not for looking values up.
+func pointerKey(k string) string { return escapePointer(Excerpt(k)) }
+
+// maxUnknownListed bounds the undeclared properties one failure names.
+const maxUnknownListed = 5
+
+// unknownText is the reason of a failure for undeclared properties: each name quoted short
+// (see Excerpt), at most maxUnknownListed of them.
+func unknownText(names []string) string {
+	var b strings.Builder
+	b.WriteString("unknown ")
+	for i, k := range names {
+		if i == maxUnknownListed {
+			b.WriteString(" and " + strconv.Itoa(len(names)-i) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("'" + Excerpt(k) + "'")
+	}
+	b.WriteString("; remove it or use a declared property")
 	return b.String()
 }
 
@@ -396,7 +422,7 @@ func (c *checker) object(n *vnode, m map[string]any, own *annot) bool {
 		}
 	}
 	if len(unknown) > 0 {
-		c.failed("unknown %s; remove it or use a declared property", strings.Join(unknown, ", "))
+		c.failed("%s", unknownText(unknown))
 	}
 	for _, d := range n.depSchemas {
 		if _, has := m[d.name]; has && !c.check(d.n, m, own) {
@@ -440,7 +466,7 @@ func (c *checker) property(n *vnode, k string, pv any, own *annot, ok *bool, unk
 			if !c.collect {
 				return false
 			}
-			*unknown = append(*unknown, "'"+k+"'")
+			*unknown = append(*unknown, k)
 		} else if !c.child(n.addl, pv, k, -1) {
 			*ok = false
 			if !c.collect || c.stopped {
@@ -453,7 +479,7 @@ func (c *checker) property(n *vnode, k string, pv any, own *annot, ok *bool, unk
 	}
 	if n.propNames != nil && !c.test(n.propNames, k, nil) {
 		*ok = false
-		if c.failed("property name '%s' is not allowed", truncate(k, 80)) {
+		if c.failed("property name '%s' is not allowed", Excerpt(k)) {
 			return false
 		}
 	}
@@ -641,7 +667,7 @@ func (c *checker) unevaluated(n *vnode, v any, own *annot) bool {
 				if !c.collect {
 					return false
 				}
-				unknown = append(unknown, "'"+k+"'")
+				unknown = append(unknown, k)
 				continue
 			}
 			if !c.child(n.unevalProps, t[k], k, -1) {
@@ -653,7 +679,7 @@ func (c *checker) unevaluated(n *vnode, v any, own *annot) bool {
 		}
 		if len(unknown) > 0 {
 			ok = false
-			c.failed("unknown %s; remove it or use a declared property", strings.Join(unknown, ", "))
+			c.failed("%s", unknownText(unknown))
 		}
 	case []any:
 		if n.unevalItems == nil || own.allItems {

@@ -224,7 +224,7 @@ func TestCatalogCommonShapes(t *testing.T) {
 			if err := v.Validate(raw); err != nil {
 				t.Errorf("%s (%s): minimal arguments %s refused: %v", r.Action, shape, truncateText(string(raw), 300), err)
 			}
-			strict, err := schema.CompileWith(r.Parameters, schema.CompileOptions{Mode: schema.Strict})
+			strict, err := schema.Compile(r.Parameters, schema.CompileOptions{Mode: schema.Strict})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -42,7 +42,7 @@ func TestStrict(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Strict mode keeps the required lists as declared: what is tested here is
 			// the rendering, not the normaliser.
-			f, err := schema.ConvertWith("T", "d", json.RawMessage(tt.params), schema.ConvertOptions{Mode: schema.Strict})
+			f, err := schema.Convert("T", "d", json.RawMessage(tt.params), schema.ConvertOptions{Mode: schema.Strict})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +123,7 @@ func TestStrictLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := schema.ConvertWith("T", "d", json.RawMessage(tt.params), schema.ConvertOptions{Mode: schema.Strict})
+			f, err := schema.Convert("T", "d", json.RawMessage(tt.params), schema.ConvertOptions{Mode: schema.Strict})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,8 +44,8 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
-// CompileOptions tune [CompileWith] and [Compiler.CompileWith]. The zero value is the
-// behaviour of [Compile]. It is only read, so one value may be shared by concurrent calls.
+// CompileOptions tune [Compile] and [Compiler.Compile]. The zero value is the
+// default: [Lenient], no overrides. It is only read, so one value may be shared by concurrent calls.
 type CompileOptions struct {
 	// Mode is the validation mode. Optional. Defaults to Lenient.
 	Mode Mode
@@ -58,7 +58,7 @@ type CompileOptions struct {
 }
 
 // Validator checks model-written arguments against one parameter schema, in one [Mode].
-// Build one with [Compile], [CompileWith] or a [Compiler]. A Validator is immutable and safe
+// Build one with [Compile], or a [Compiler]'s Compile (which caches). A Validator is immutable and safe
 // for concurrent use.
 //
 // Checking costs time linear in the size of the arguments, whatever the schema: values are
@@ -75,20 +75,40 @@ type Validator struct {
 	key      cacheKey
 }
 
-// Compile parses, normalises and compiles a parameter schema into a [Lenient] validator with
-// the default [Limits]. Empty parameters mean no parameters. The schema is compiled from
+// Compile parses, normalises and compiles a parameter schema into a validator: a [Lenient]
+// one with the default [Limits], or as opts (at most one) say: a validation mode and the
+// host's overrides. Empty parameters mean no parameters. The schema is compiled from
 // memory: a $ref that leaves the document (remote, file or unknown) fails with
 // [ErrRefRefused], and nothing is ever fetched. A schema that breaks the JSON Schema 2020-12
 // meta-schema (minLength: -1, a pattern that does not compile, …) fails with
 // [ErrInvalidSchema]; [Convert] refuses exactly the same schemas. Compile does not cache; a
 // host that compiles the same schemas again and again uses a [Compiler], which does.
-func Compile(parameters json.RawMessage) (*Validator, error) {
-	return compile(parameters, CompileOptions{}, Limits{})
+func Compile(parameters json.RawMessage, opts ...CompileOptions) (*Validator, error) {
+	o, err := oneOption("compile", opts)
+	if err != nil {
+		return nil, err
+	}
+	return compile(parameters, o, Limits{})
 }
 
-// CompileWith is [Compile] with options: a validation mode and the host's overrides.
+// CompileWith is [Compile] with options.
+//
+// Deprecated: use Compile(parameters, opts), the one way to compile a schema.
 func CompileWith(parameters json.RawMessage, opts CompileOptions) (*Validator, error) {
 	return compile(parameters, opts, Limits{})
+}
+
+// oneOption returns the options a variadic options argument holds: the zero value for
+// none, the one given, or an error naming op for more than one.
+func oneOption[T any](op string, opts []T) (T, error) {
+	var o T
+	switch len(opts) {
+	case 0:
+		return o, nil
+	case 1:
+		return opts[0], nil
+	}
+	return o, fmt.Errorf("schema: %s: %d %T values, want at most one", op, len(opts), o)
 }
 
 func compile(parameters json.RawMessage, opts CompileOptions, lim Limits) (*Validator, error) {
@@ -318,16 +338,28 @@ func NewCompiler(cfg CompilerConfig) *Compiler {
 	return &Compiler{cfg: cfg, order: list.New(), byKey: make(map[cacheKey]*list.Element)}
 }
 
-// Compile returns the [Lenient] validator for parameters, from the cache when the same bytes
-// were compiled before. Errors are those of the package-level [Compile] and are not cached.
-func (c *Compiler) Compile(parameters json.RawMessage) (*Validator, error) {
-	return c.CompileWith(parameters, CompileOptions{})
+// Compile returns the validator [Compile] would return for parameters and opts (at most
+// one), from the cache when the same schema bytes were compiled before with the same mode
+// and override. Errors are those of the package-level [Compile] and are not cached. An
+// executor calls it on every tool call with the action's schema, the call's mode and the
+// host's overrides: after the first call it costs a hash of the schema bytes and a map
+// lookup.
+func (c *Compiler) Compile(parameters json.RawMessage, opts ...CompileOptions) (*Validator, error) {
+	o, err := oneOption("compile", opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.compile(parameters, o)
 }
 
-// CompileWith is [Compiler.Compile] with options. An executor calls it on every tool call
-// with the action's schema, the call's mode and the host's overrides: after the first call
-// it costs a hash of the schema bytes and a map lookup.
+// CompileWith is [Compiler.Compile] with options.
+//
+// Deprecated: use c.Compile(parameters, opts).
 func (c *Compiler) CompileWith(parameters json.RawMessage, opts CompileOptions) (*Validator, error) {
+	return c.compile(parameters, opts)
+}
+
+func (c *Compiler) compile(parameters json.RawMessage, opts CompileOptions) (*Validator, error) {
 	key := cacheKey{params: sha256.Sum256(parameters), mode: opts.Mode}
 	if ov, ok := opts.Overrides[opts.Slug]; ok && !ov.IsZero() {
 		h := sha256.New()

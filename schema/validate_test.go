@@ -218,7 +218,7 @@ func TestCoerceSkipsDefaultsThatDoNotFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, kinds, err := v.CoerceAndValidateWith(json.RawMessage(`{}`), schema.CoerceOptions{FillDefaults: true})
+	got, kinds, err := v.CoerceAndValidate(json.RawMessage(`{}`), schema.CoerceOptions{FillDefaults: true})
 	if err != nil {
 		t.Fatalf("CoerceAndValidate: %v", err)
 	}
@@ -255,5 +255,59 @@ func TestCoerceGeminiShapedArguments(t *testing.T) {
 	want := []schema.Coercion{{Path: "/angle", Kind: schema.CoerceNumber}}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("coercions (-want +got):\n%s", diff)
+	}
+}
+
+// TestOptionsAtMostOne: each entry point that takes its options as an optional last
+// argument takes none or one, and refuses more with an error naming the call, never a
+// panic or a silent choice.
+func TestOptionsAtMostOne(t *testing.T) {
+	params := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","default":3}}}`)
+	v, err := schema.Compile(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := schema.NewCompiler(schema.CompilerConfig{})
+	two := []schema.CompileOptions{{}, {Mode: schema.Strict}}
+	fill := []schema.CoerceOptions{{FillDefaults: true}, {}}
+	tests := []struct {
+		name string
+		call func() error
+		want string // "" for success
+	}{
+		{"Compile, none", func() error { _, err := schema.Compile(params); return err }, ""},
+		{"Compile, one", func() error { _, err := schema.Compile(params, two[1]); return err }, ""},
+		{"Compile, two", func() error { _, err := schema.Compile(params, two...); return err }, "schema: compile: 2 schema.CompileOptions values, want at most one"},
+		{"Compiler.Compile, two", func() error { _, err := c.Compile(params, two...); return err }, "schema: compile: 2 schema.CompileOptions values, want at most one"},
+		{"Coerce, one", func() error { _, _, err := v.Coerce(nil, fill[0]); return err }, ""},
+		{"Coerce, two", func() error { _, _, err := v.Coerce(nil, fill...); return err }, "schema: coerce: 2 schema.CoerceOptions values, want at most one"},
+		{"Convert, two", func() error {
+			_, err := schema.Convert("X", "", params, schema.ConvertOptions{}, schema.ConvertOptions{Mode: schema.Strict})
+			return err
+		}, "schema: convert: 2 schema.ConvertOptions values, want at most one"},
+		{"CoerceAndValidate, two", func() error { _, _, err := v.CoerceAndValidate(nil, fill...); return err }, "schema: coerce and validate: 2 schema.CoerceOptions values, want at most one"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ""
+			if err := tt.call(); err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The one option given is the one applied.
+	for _, compile := range []func(json.RawMessage, ...schema.CompileOptions) (*schema.Validator, error){schema.Compile, c.Compile} {
+		if sv, err := compile(params, two[1]); err != nil {
+			t.Errorf("Compile with Mode Strict: %v", err)
+		} else if sv.Mode() != schema.Strict {
+			t.Errorf("Compile with Mode Strict gave mode %v", sv.Mode())
+		}
+	}
+	got, done, err := v.CoerceAndValidate(nil, fill[0])
+	if err != nil || string(got) != `{"n":3}` || len(done) != 2 {
+		t.Errorf("CoerceAndValidate with FillDefaults = %s, %v, %v; want {\"n\":3} after two repairs", got, done, err)
 	}
 }

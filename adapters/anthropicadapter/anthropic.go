@@ -9,6 +9,10 @@
 // hint (chatbot mode) to the request's tools in one call, through a registry.Resolver that
 // checks what the agent may call and hides the identity keys.
 //
+// For the SDK's tool runner (client.Beta.Messages.NewToolRunner), [RunnerTools] and
+// [HintRunnerTools] return anthropic.BetaTool values whose Execute runs the call through the
+// executor; the runner then loops model → tools → model itself.
+//
 // For executor.RunStep, [New] returns an executor.LLM over the SDK's client, with tool choice,
 // parallel tool use and a hook that sees every response (and so its token usage).
 package anthropicadapter
@@ -22,9 +26,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
-	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adapterwire"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -57,7 +61,7 @@ func Tool(fn schema.Function, strict bool) (anthropic.ToolUnionParam, error) {
 			r.InputSchema, isStrict = p, true
 		}
 	}
-	m, err := wire.Decode(r.InputSchema)
+	m, err := adapterwire.Decode(r.InputSchema)
 	if err != nil {
 		return anthropic.ToolUnionParam{}, fmt.Errorf("anthropicadapter: function %q input schema: %w", fn.Slug, err)
 	}
@@ -105,7 +109,7 @@ func Tools(fns []schema.Function, strict bool) ([]anthropic.ToolUnionParam, erro
 // Resolution says which actions were kept and why any was left out. It fails with ErrConfig
 // for a nil resolver, and otherwise as Functions and Tools do.
 func HintTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]anthropic.ToolUnionParam, registry.Resolution, error) {
-	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	res, err := adapterwire.HintFunctions(ctx, r, sub, h, ErrConfig)
 	if err != nil {
 		return nil, res, err
 	}
@@ -123,7 +127,7 @@ func Calls(msg *anthropic.Message) []executor.Call {
 		if b.Type != "tool_use" {
 			continue
 		}
-		out = append(out, executor.Call{ID: b.ID, Name: b.Name, Arguments: wire.Arguments(b.Input)})
+		out = append(out, executor.Call{ID: b.ID, Name: b.Name, Arguments: adapterwire.Arguments(b.Input)})
 	}
 	return out
 }
@@ -272,14 +276,14 @@ func Messages(msgs []executor.Message) ([]anthropic.TextBlockParam, []anthropic.
 				system = append(system, anthropic.TextBlockParam{Text: m.Content})
 			}
 		case executor.RoleTool:
-			add(anthropic.MessageParamRoleUser, anthropic.NewToolResultBlock(m.ToolCallID, m.Content, wire.IsErrorResult(m.Content)))
+			add(anthropic.MessageParamRoleUser, anthropic.NewToolResultBlock(m.ToolCallID, m.Content, adapterwire.IsErrorResult(m.Content)))
 		case executor.RoleAssistant:
 			var blocks []anthropic.ContentBlockParamUnion
 			if m.Content != "" {
 				blocks = append(blocks, anthropic.NewTextBlock(m.Content))
 			}
 			for _, tc := range m.ToolCalls {
-				blocks = append(blocks, anthropic.NewToolUseBlock(tc.ID, wire.Arguments(tc.Arguments), tc.Name))
+				blocks = append(blocks, anthropic.NewToolUseBlock(tc.ID, adapterwire.Arguments(tc.Arguments), tc.Name))
 			}
 			add(anthropic.MessageParamRoleAssistant, blocks...)
 		default:

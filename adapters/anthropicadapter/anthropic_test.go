@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolhint/toolhint/adapters/anthropicadapter"
-	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/schema"
 )
 

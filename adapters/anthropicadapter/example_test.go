@@ -9,9 +9,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/toolhint/toolhint/adapters/anthropicadapter"
-	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/registry"
 )
 
@@ -45,8 +45,13 @@ func claude(turn int, req adaptertest.Request) any {
 			resultTurns++
 		}
 	}
+	return textReply(fmt.Sprintf("%s (%d user turn of results)", strings.Join(parts, "; "), resultTurns))
+}
+
+// textReply is a fake model's last turn: a message that answers with text and ends the turn.
+func textReply(text string) any {
 	return map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-		"content":     []any{map[string]any{"type": "text", "text": fmt.Sprintf("%s (%d user turn of results)", strings.Join(parts, "; "), resultTurns)}},
+		"content":     []any{map[string]any{"type": "text", "text": text}},
 		"stop_reason": "end_turn", "stop_sequence": nil, "usage": map[string]any{"input_tokens": 80, "output_tokens": 20}}
 }
 

@@ -8,8 +8,8 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolhint/toolhint/adapters/genaiadapter"
-	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/registry"
 )
 

@@ -22,9 +22,9 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adapterwire"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -69,7 +69,7 @@ func Tool(fns []schema.Function) (*genai.Tool, error) {
 // is kept). The Resolution says which actions were kept and why any was left out. It fails
 // with ErrConfig for a nil resolver, and otherwise as Functions and Tool do.
 func HintTool(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result) (*genai.Tool, registry.Resolution, error) {
-	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	res, err := adapterwire.HintFunctions(ctx, r, sub, h, ErrConfig)
 	if err != nil {
 		return nil, res, err
 	}
@@ -292,9 +292,9 @@ func (l *LLM) contents(msgs []executor.Message) (*genai.Content, []*genai.Conten
 			system.Parts = append(system.Parts, genai.NewPartFromText(m.Content))
 		case executor.RoleTool:
 			resp := map[string]any{"output": m.Content}
-			if wire.IsErrorResult(m.Content) {
+			if adapterwire.IsErrorResult(m.Content) {
 				resp = map[string]any{"error": m.Content}
-			} else if v, err := wire.Decode(json.RawMessage(m.Content)); err == nil {
+			} else if v, err := adapterwire.Decode(json.RawMessage(m.Content)); err == nil {
 				resp = map[string]any{"output": v}
 			}
 			add(genai.RoleUser, &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: m.ToolCallID, Name: m.Name, Response: resp}})
@@ -304,7 +304,7 @@ func (l *LLM) contents(msgs []executor.Message) (*genai.Content, []*genai.Conten
 				parts = append(parts, genai.NewPartFromText(m.Content))
 			}
 			for _, tc := range m.ToolCalls {
-				args, err := wire.Decode(tc.Arguments)
+				args, err := adapterwire.Decode(tc.Arguments)
 				if err != nil {
 					args = map[string]any{}
 				}

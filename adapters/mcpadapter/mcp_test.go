@@ -14,11 +14,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/adapters/mcpadapter"
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -240,7 +240,7 @@ func TestBridgeScopes(t *testing.T) {
 		{"agent 7 runs the action", agent7, "GITHUB_CREATE_AN_ISSUE", call, false, `"ran":"GITHUB_CREATE_AN_ISSUE"`},
 		{"agent 8 is refused", agent8, "GITHUB_CREATE_AN_ISSUE", call, true, "error (forbidden)"},
 		{"agent 8 through the router is refused", agent8, "execute_tool", map[string]any{"tool_slug": "GITHUB_CREATE_AN_ISSUE", "arguments": call}, true, "forbidden"},
-		{"agent 8 finds nothing", agent8, "search_tools", map[string]any{"use_case": "create a github issue"}, false, `"tools":[]`},
+		{"agent 8 is told it has no apps", agent8, "search_tools", map[string]any{"use_case": "create a github issue"}, true, "no usable apps"},
 		{"agent 7 finds it", agent7, "search_tools", map[string]any{"use_case": "create a github issue"}, false, "GITHUB_CREATE_AN_ISSUE"},
 		{"no scope", anonymous, "GITHUB_CREATE_AN_ISSUE", call, true, "is not signed in"},
 		{"no scope through the router", anonymous, "search_tools", map[string]any{"use_case": "x"}, true, "is not signed in"},

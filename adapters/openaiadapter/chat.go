@@ -10,9 +10,9 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adapterwire"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -56,7 +56,7 @@ func render(fn schema.Function, responses, strict bool) (rendered, map[string]an
 	if err != nil {
 		return rendered{}, nil, fmt.Errorf("openaiadapter: function %q: %w", fn.Slug, err)
 	}
-	params, err := wire.Decode(r.Parameters)
+	params, err := adapterwire.Decode(r.Parameters)
 	if err != nil {
 		return rendered{}, nil, fmt.Errorf("openaiadapter: function %q parameters: %w", fn.Slug, err)
 	}
@@ -102,7 +102,7 @@ func ChatTools(fns []schema.Function, strict bool) ([]openai.ChatCompletionToolU
 // them. The Resolution says which actions were kept and why any was left out. It fails with
 // ErrConfig for a nil resolver, and otherwise as Functions and ChatTools do.
 func HintChatTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]openai.ChatCompletionToolUnionParam, registry.Resolution, error) {
-	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	res, err := adapterwire.HintFunctions(ctx, r, sub, h, ErrConfig)
 	if err != nil {
 		return nil, res, err
 	}
@@ -118,7 +118,7 @@ func ChatCalls(msg openai.ChatCompletionMessage) []executor.Call {
 		if tc.Type != "" && tc.Type != "function" {
 			continue
 		}
-		out = append(out, executor.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: wire.Arguments(json.RawMessage(tc.Function.Arguments))})
+		out = append(out, executor.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: adapterwire.Arguments(json.RawMessage(tc.Function.Arguments))})
 	}
 	return out
 }
@@ -243,7 +243,7 @@ func ChatMessages(msgs []executor.Message) []openai.ChatCompletionMessageParamUn
 				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
 					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
 						ID:       tc.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: string(wire.Arguments(tc.Arguments))},
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: string(adapterwire.Arguments(tc.Arguments))},
 					},
 				})
 			}

@@ -9,10 +9,10 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/toolhint/toolhint/adapters/internal/adaptertest"
 	"github.com/toolhint/toolhint/adapters/openaiadapter"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/registry"
 )
 

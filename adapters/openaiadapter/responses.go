@@ -10,9 +10,9 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/toolhint/toolhint/adapters/internal/wire"
 	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
+	"github.com/toolhint/toolhint/internal/adapterwire"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -46,7 +46,7 @@ func ResponseTools(fns []schema.Function, strict bool) ([]responses.ToolUnionPar
 // HintResponseTools is HintChatTools for the Responses API: the actions of h that sub may
 // call, as ResponseTools returns them.
 func HintResponseTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]responses.ToolUnionParam, registry.Resolution, error) {
-	res, err := wire.HintFunctions(ctx, r, sub, h, ErrConfig)
+	res, err := adapterwire.HintFunctions(ctx, r, sub, h, ErrConfig)
 	if err != nil {
 		return nil, res, err
 	}
@@ -66,7 +66,7 @@ func ResponseCalls(resp *responses.Response) []executor.Call {
 			continue
 		}
 		fc := item.AsFunctionCall()
-		out = append(out, executor.Call{ID: fc.CallID, Name: fc.Name, Arguments: wire.Arguments(json.RawMessage(fc.Arguments))})
+		out = append(out, executor.Call{ID: fc.CallID, Name: fc.Name, Arguments: adapterwire.Arguments(json.RawMessage(fc.Arguments))})
 	}
 	return out
 }
@@ -218,7 +218,7 @@ func ResponseMessages(msgs []executor.Message) responses.ResponseInputParam {
 				out = append(out, responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRoleAssistant))
 			}
 			for _, tc := range m.ToolCalls {
-				out = append(out, responses.ResponseInputItemParamOfFunctionCall(string(wire.Arguments(tc.Arguments)), tc.ID, tc.Name))
+				out = append(out, responses.ResponseInputItemParamOfFunctionCall(string(adapterwire.Arguments(tc.Arguments)), tc.ID, tc.Name))
 			}
 		default:
 			out = append(out, responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRoleUser))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -18,8 +19,8 @@ import (
 
 // RunPlugins runs the conformance suite of cache.PluginStore against the stores newStore
 // returns: a fresh, empty store per subtest. Beyond the interface's doc comments it pins
-// down: plugin slugs are lower-cased and trimmed; a plugin needs a name; negative token
-// estimates, unnamed skills or commands and metadata that is not a JSON object are
+// down: plugin slugs are lower-cased and trimmed; a plugin needs a name; token
+// estimates below 0 or above cache.MaxTokenEstimate, unnamed skills or commands and metadata that is not a JSON object are
 // ErrInvalid; metadata comes back byte for byte; listings are ordered by slug; a plugin of
 // one workspace is invisible to others (listing, enabling: ErrNotFound); assigning a
 // plugin not enabled in the workspace is ErrPluginNotEnabled and changes nothing; a
@@ -145,6 +146,9 @@ func testPluginPutInvalid(t *testing.T, st cache.PluginStore) {
 		{"negative tokens", func(p *cache.Plugin) { p.TokenEstimate = -1 }},
 		{"unnamed skill", func(p *cache.Plugin) { p.Skills = []cache.PluginSkill{{Content: "x"}} }},
 		{"skill with negative tokens", func(p *cache.Plugin) { p.Skills = []cache.PluginSkill{{Name: "x", TokenEstimate: -3}} }},
+		{"absurd tokens", func(p *cache.Plugin) { p.TokenEstimate = math.MaxInt }},
+		{"tokens just over the bound", func(p *cache.Plugin) { p.TokenEstimate = cache.MaxTokenEstimate + 1 }},
+		{"skill with absurd tokens", func(p *cache.Plugin) { p.Skills = []cache.PluginSkill{{Name: "x", TokenEstimate: math.MaxInt - 1}} }},
 		{"unnamed command", func(p *cache.Plugin) { p.Commands = []cache.PluginCommand{{Description: "x"}} }},
 		{"metadata array", func(p *cache.Plugin) { p.Metadata = json.RawMessage(`[1]`) }},
 		{"metadata invalid", func(p *cache.Plugin) { p.Metadata = json.RawMessage(`{"a":`) }},

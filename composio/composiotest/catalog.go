@@ -115,7 +115,9 @@ func ReadCatalog(r io.Reader) (Catalog, error) {
 	return cat, nil
 }
 
-// LoadCatalog reads the JSONL catalogue at path; see ReadCatalog.
+// LoadCatalog reads the JSONL catalogue at path; see ReadCatalog. A test whose catalogue
+// is in a store already (loaded with cache.ImportJSONL, the one way to load a catalogue)
+// seeds the fake with FromStore instead, connected accounts included.
 func LoadCatalog(path string) (Catalog, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -139,19 +141,24 @@ func ReadToolkits(r io.Reader) ([]composio.Toolkit, error) {
 		if slug == "" {
 			return fmt.Errorf("composiotest: apps line %d: missing app", n)
 		}
-		tk := composio.Toolkit{Slug: slug, Name: row.DisplayName, AuthSchemes: row.AuthSchemes,
-			ComposioManagedAuthSchemes: row.ComposioManagedAuthSchemes,
-			NoAuth:                     row.NoAuth || (len(row.AuthSchemes) == 1 && strings.EqualFold(row.AuthSchemes[0], "NO_AUTH")),
-		}
-		tk.Meta.Description = row.Description
-		tk.Meta.Version = row.LatestVersion
-		for _, c := range row.Categories {
-			tk.Meta.Categories = append(tk.Meta.Categories, composio.Category{ID: categoryID(c), Name: c})
-		}
-		out = append(out, tk)
+		out = append(out, row.toolkit(slug))
 		return nil
 	})
 	return out, err
+}
+
+// toolkit is the toolkit row describes, under slug.
+func (row appRow) toolkit(slug string) composio.Toolkit {
+	tk := composio.Toolkit{Slug: slug, Name: row.DisplayName, AuthSchemes: row.AuthSchemes,
+		ComposioManagedAuthSchemes: row.ComposioManagedAuthSchemes,
+		NoAuth:                     row.NoAuth || (len(row.AuthSchemes) == 1 && strings.EqualFold(row.AuthSchemes[0], "NO_AUTH")),
+	}
+	tk.Meta.Description = row.Description
+	tk.Meta.Version = row.LatestVersion
+	for _, c := range row.Categories {
+		tk.Meta.Categories = append(tk.Meta.Categories, composio.Category{ID: categoryID(c), Name: c})
+	}
+	return tk
 }
 
 func categoryID(name string) string {

@@ -46,8 +46,7 @@ const step = `Create a GitHub issue in acme/website titled "Checkout button does
 	`and tell the #eng Slack channel about it with SLACK_SENDS_A_MESSAGE_TO_A_SLACK_CHANNEL.`
 
 func run(ctx context.Context, catalog string, w io.Writer) error {
-	// The catalogue: a memory store for hints, resolution and checks; the same rows
-	// served by the fake Composio API.
+	// The catalogue: a memory store for hints, resolution and checks.
 	st := cache.NewMemory()
 	f, err := os.Open(catalog)
 	if err != nil {
@@ -58,11 +57,12 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cat, err := composiotest.LoadCatalog(catalog)
+	// The fake Composio API serves what the store holds: the catalogue is loaded once.
+	fromStore, err := composiotest.FromStore(ctx, st)
 	if err != nil {
 		return err
 	}
-	api := composiotest.New(composiotest.WithCatalog(cat))
+	api := composiotest.New(fromStore)
 	defer api.Close()
 	api.HandleExecute("GITHUB_CREATE_AN_ISSUE", func(ctx context.Context, c composiotest.ExecuteCall) (any, error) {
 		var in struct{ Owner, Repo, Title string }

@@ -48,11 +48,12 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cat, err := composiotest.LoadCatalog(catalog)
+	// The fake Composio API serves what the store holds: the catalogue is loaded once.
+	fromStore, err := composiotest.FromStore(ctx, st)
 	if err != nil {
 		return err
 	}
-	api := composiotest.New(composiotest.WithCatalog(cat))
+	api := composiotest.New(fromStore)
 	defer api.Close()
 	api.HandleAllExecute(func(ctx context.Context, c composiotest.ExecuteCall) (any, error) {
 		switch c.Slug {

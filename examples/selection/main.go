@@ -113,9 +113,21 @@ func main() {
 
 func run(catalog, eval string, misses, asJSON bool) error {
 	ctx := context.Background()
-	st, err := hinteval.LoadCatalog(ctx, catalog)
+	// The catalogue, loaded the one way (cache.ImportJSONL), with its progress.
+	f, err := os.Open(catalog)
 	if err != nil {
 		return err
+	}
+	st := cache.NewMemory()
+	_, err = cache.ImportJSONLWithOptions(ctx, st, f, cache.ImportOptions{
+		Progress: func(p cache.ImportProgress) {
+			fmt.Fprintf(os.Stderr, "\rselection: importing: %d actions of %d apps", p.Actions, p.Apps)
+		},
+	})
+	f.Close()
+	fmt.Fprintln(os.Stderr)
+	if err != nil {
+		return fmt.Errorf("importing %s: %w", catalog, err)
 	}
 	cases, err := hinteval.ReadCasesFile(eval)
 	if err != nil {
@@ -434,7 +446,13 @@ func semanticConfig(ctx context.Context, st *cache.Memory) (hint.Config, error) 
 	if err != nil {
 		return hint.Config{}, err
 	}
-	rep, err := hint.EmbedCatalog(ctx, st, c, hint.EmbedOptions{BatchSize: 128})
+	rep, err := hint.EmbedCatalog(ctx, st, c, hint.EmbedOptions{
+		BatchSize: 128,
+		Progress: func(p hint.EmbedReport) {
+			fmt.Fprintf(os.Stderr, "\rselection: embedding: %d embedded, %d current, of %d looked at", p.Embedded, p.Current, p.Actions)
+		},
+	})
+	fmt.Fprintln(os.Stderr)
 	if err != nil {
 		return hint.Config{}, err
 	}

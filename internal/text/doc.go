@@ -10,6 +10,11 @@
 // data/WORDNET-LICENSE), and data/catalog.txt.gz, made by cmd/cataloggen from a Composio
 // catalogue snapshot (vocabulary for typo repair, abbreviations, app aliases from their
 // names, the words apps describe themselves with).
+// A prompt is untrusted: its analysis reads it once, and what it does beyond that (typo
+// repair, terms and their expansions, looking ahead past a comma or an opening quote) is
+// bounded per word and per prompt (bound.go), so that no shape of prompt costs much more
+// than an everyday request. Package texttest makes such shapes for tests and benchmarks.
+//
 // The build never needs either source; regenerate the tables with the commands when the
 // sources or the hand-written classes change (a test checks the catalogue table is current).
 package text

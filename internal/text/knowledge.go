@@ -283,16 +283,22 @@ func (a *Analyzer) KnownStem(stem string) (df int, ok bool) {
 
 // repair returns the known word a lower-case word is most likely a typo of: the word one
 // edit away (a letter dropped, added, changed, or two swapped) whose stem the catalogue uses
-// most; "" when the word is known, too short, or no such word exists.
-func (a *Analyzer) repair(w string) string {
-	if len(w) < 5 || !isLetters(w) {
+// most; "" when the word is known, too short or too long, no such word exists, or the
+// prompt's repair budget (maxRepairCandidates) cannot pay for trying the word.
+func (a *Analyzer) repair(w string, wk *work) string {
+	if len(w) < 5 || len(w) > maxRepairLen || !isLetters(w) {
 		return ""
 	}
 	if _, ok := a.kb.known[a.Stem(w)]; ok {
 		return ""
 	}
+	if wk.candidates+repairCandidates(len(w)) > maxRepairCandidates {
+		return "" // tried in full or not at all, so a repair never depends on where the budget ran out
+	}
+	wk.repairs++
 	best, bestDF := "", 0
 	try := func(c string) {
+		wk.candidates++
 		df, ok := a.kb.known[a.Stem(c)]
 		if !ok {
 			return

@@ -83,25 +83,30 @@ type token struct {
 // Prompt analyses a prompt. apps are the app slugs the agent may use (lower case): only they
 // can be named. Prompt never fails; an empty prompt has no clauses.
 func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
-	toks := a.tokens(prompt, apps)
+	return a.prompt(prompt, apps, &work{})
+}
+
+// prompt is Prompt, counting what it does in wk.
+func (a *Analyzer) prompt(prompt string, apps []string, wk *work) Prompt {
+	toks := a.tokens(prompt, apps, wk)
 	toks = a.rewrite(toks)
-	groups := a.split(toks, apps)
+	groups := a.split(toks, apps, wk)
 	var p Prompt
 	for _, g := range groups {
-		c := a.clause(g, apps)
+		c := a.clause(g, apps, wk)
 		if len(c.Terms) == 0 && c.Verb == "" && len(c.Apps) == 0 {
 			continue // nothing said ("thanks!"); a bare app name ("in Jira,") still counts
 		}
 		p.Clauses = append(p.Clauses, c)
 	}
-	p.Clauses = mergeClauses(p.Clauses)
+	p.Clauses = mergeClauses(p.Clauses, wk)
 	return p
 }
 
 // tokens scans the prompt into words, entities, content and boundaries.
-func (a *Analyzer) tokens(s string, apps []string) []token {
+func (a *Analyzer) tokens(s string, apps []string, wk *work) []token {
 	var toks []token
-	for _, seg := range segments(s, func(head string) bool { return a.onlyApps(head, apps) }) {
+	for _, seg := range segments(s, func(head string) bool { return a.onlyApps(head, apps, wk) }, wk) {
 		if seg.content {
 			if isSQL(Words(seg.text)) {
 				toks = append(toks, token{kind: tokEntity, word: a.Stem("query"), weight: 0.8},
@@ -120,7 +125,7 @@ func (a *Analyzer) tokens(s string, apps []string) []token {
 			core = strings.TrimLeft(core, "([{\"'‘“")
 			if core != "" {
 				n := len(toks)
-				toks = a.field(toks, core)
+				toks = a.field(toks, core, wk)
 				if isCapitalised(core) && !sentenceStart(toks[:n]) {
 					for k := n; k < len(toks); k++ {
 						toks[k].proper = toks[k].kind == tokWord
@@ -177,7 +182,7 @@ func (a *Analyzer) isName(w string) bool {
 }
 
 // field types one whitespace-separated field of a prompt.
-func (a *Analyzer) field(toks []token, f string) []token {
+func (a *Analyzer) field(toks []token, f string, wk *work) []token {
 	lower := strings.ToLower(f)
 	ent := func(stem string, w float64) []token {
 		return append(toks, token{kind: tokEntity, word: stem, weight: w})
@@ -225,7 +230,7 @@ func (a *Analyzer) field(toks []token, f string) []token {
 		}
 		// A word no dictionary knows is most likely a typo, unless it is capitalised (a name).
 		if !capital && !a.stop[w] {
-			if r := a.repair(w); r != "" {
+			if r := a.repair(w, wk); r != "" {
 				w = r
 			}
 		}
@@ -368,7 +373,8 @@ type segment struct {
 // onlyApps reports whether text names one of apps and says nothing else ("jira", "in
 // Google Sheets"): a colon after it addresses the app ("jira: close PAY-9") rather than
 // introducing a message body.
-func (a *Analyzer) onlyApps(text string, apps []string) bool {
+func (a *Analyzer) onlyApps(text string, apps []string, wk *work) bool {
+	wk.scanned += len(text)
 	ws := Words(text)
 	toks := make([]token, 0, len(ws))
 	for _, w := range ws {
@@ -390,13 +396,21 @@ func (a *Analyzer) onlyApps(text string, apps []string) bool {
 // segments splits a prompt into instruction text and content: quoted strings, and what
 // follows a colon that introduces a message body ("tweet: ..."), unless addressee says
 // the text before the colon only names who is addressed.
-func segments(s string, addressee func(head string) bool) []segment {
+func segments(s string, addressee func(head string) bool, wk *work) []segment {
 	var out []segment
 	last := 0
+	// The opening quotes that found no close: none further on can find one either (the
+	// rest of the prompt is searched already), so a run of "(" is read once, not once
+	// per "(".
+	var unclosed []rune
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if closeQ, ok := openQuote(s, i, r); ok {
-			if j := findClose(s, i+n, closeQ, r); j > 0 {
+		if closeQ, ok := openQuote(s, i, r); ok && !slices.Contains(unclosed, r) {
+			j := findClose(s, i+n, closeQ, r, wk)
+			if j < 0 {
+				unclosed = append(unclosed, r)
+			}
+			if j > 0 {
 				if i > last {
 					out = append(out, segment{text: s[last:i]})
 				}
@@ -407,7 +421,8 @@ func segments(s string, addressee func(head string) bool) []segment {
 				continue
 			}
 		}
-		if r == ':' && i > 0 && i+1 < len(s) && s[i+1] == ' ' && unicode.IsLetter(rune(s[i-1])) && !addressee(s[last:i]) {
+		if r == ':' && i > 0 && i+1 < len(s) && s[i+1] == ' ' && unicode.IsLetter(rune(s[i-1])) &&
+			(i-last > maxAddresseeLen || !addressee(s[last:i])) {
 			out = append(out, segment{text: s[last:i]})
 			out = append(out, segment{text: s[i+1:], content: true})
 			return out
@@ -447,8 +462,9 @@ func openQuote(s string, i int, r rune) (rune, bool) {
 	return closeQ, true
 }
 
-func findClose(s string, from int, closeQ, openQ rune) int {
+func findClose(s string, from int, closeQ, openQ rune, wk *work) int {
 	for j := from; j < len(s); {
+		wk.scanned++
 		r, n := utf8.DecodeRuneInString(s[j:])
 		if r == closeQ || (openQ == '‘' && r == '\'') {
 			next, _ := utf8.DecodeRuneInString(s[j+n:])
@@ -520,19 +536,17 @@ func (a *Analyzer) matchPhraseVerb(toks []token) (string, int) {
 		if !ok {
 			continue
 		}
-		parts := strings.Split(p, " ")
-		if len(parts) > len(toks) {
-			continue
-		}
-		match := true
-		for k := 1; k < len(parts); k++ {
-			if toks[k].kind != tokWord || a.Stem(toks[k].word) != parts[k] {
-				match = false
-				break
-			}
+		// The phrase's stems after the first, read in place: this runs for every word.
+		_, rest, _ := strings.Cut(p, " ")
+		k, match := 1, true
+		for rest != "" && match {
+			var part string
+			part, rest, _ = strings.Cut(rest, " ")
+			match = k < len(toks) && toks[k].kind == tokWord && a.Stem(toks[k].word) == part
+			k++
 		}
 		if match {
-			return class, len(parts)
+			return class, k
 		}
 	}
 	return "", 0
@@ -581,13 +595,45 @@ func (a *Analyzer) matchRewrite(toks []token, wild, skipped []token) (rewrite, i
 
 // split cuts the token stream into clauses: at sentence ends, and at a comma or a joining
 // word ("and", "then", "also") followed by a verb.
-func (a *Analyzer) split(toks []token, apps []string) [][]token {
+func (a *Analyzer) split(toks []token, apps []string, wk *work) [][]token {
+	// What follows a boundary is decided by the first token after it that is no comma,
+	// joiner or stop word: ahead[i].next is that token for a boundary at i-1. Each such
+	// token is judged once (verb, long), however many boundaries lead to it (", , , and
+	// then send").
+	type lookahead struct {
+		next       int
+		verb, long uint8 // unknown, no, yes
+	}
+	const unknown, no, yes = 0, 1, 2
+	ahead := make([]lookahead, len(toks)+1)
+	ahead[len(toks)].next = len(toks)
+	for i := len(toks) - 1; i >= 0; i-- {
+		ahead[i].next = i
+		if t := toks[i]; t.kind == tokSoft || t.kind == tokWord && a.filler(t.word) {
+			ahead[i].next = ahead[i+1].next
+		}
+	}
+	judge := func(memo *uint8, k int, f func(int) bool) bool {
+		if k == len(toks) {
+			return false
+		}
+		if *memo == unknown {
+			*memo = no
+			if f(k) {
+				*memo = yes
+			}
+		}
+		return *memo == yes
+	}
+	verbAt := func(k int) bool { return a.verbAt(toks, k, apps, wk) }
+	longAt := func(k int) bool { return a.substantialAt(toks, k, wk) }
 	var groups [][]token
 	var cur []token
+	said := false // cur holds a word that is no stop word
 	flush := func() {
 		if len(cur) > 0 {
 			groups = append(groups, cur)
-			cur = nil
+			cur, said = nil, false
 		}
 	}
 	for i := 0; i < len(toks); i++ {
@@ -597,7 +643,8 @@ func (a *Analyzer) split(toks []token, apps []string) [][]token {
 			flush()
 			continue
 		case t.kind == tokSoft || (t.kind == tokWord && isJoiner(t.word)):
-			if a.verbFollows(toks[i+1:], apps) && a.hasVerbOrContent(cur) && (t.kind != tokSoft || a.substantial(toks[i+1:])) {
+			k := ahead[i+1].next
+			if judge(&ahead[k].verb, k, verbAt) && said && (t.kind != tokSoft || judge(&ahead[k].long, k, longAt)) {
 				flush()
 				continue
 			}
@@ -606,35 +653,33 @@ func (a *Analyzer) split(toks []token, apps []string) [][]token {
 			}
 		}
 		cur = append(cur, t)
+		said = said || t.kind == tokWord && !a.stop[t.word]
 	}
 	flush()
 	return groups
 }
 
-// substantial reports whether the words up to the next boundary say more than one thing:
-// ", view only" qualifies the step before it; ", then email Bob" is a step of its own.
-func (a *Analyzer) substantial(toks []token) bool {
-	n := 0
-	for _, t := range toks {
-		switch t.kind {
-		case tokHard:
-			return n >= 2
-		case tokSoft:
-			if n > 0 {
-				return n >= 2
-			}
-		case tokWord:
-			if !a.stop[t.word] && !isJoiner(t.word) {
-				n++
-			}
-		default:
-			n++
-		}
-		if n >= 2 {
+// filler reports whether a word is passed over when looking for what follows a boundary:
+// a joiner or a stop word.
+func (a *Analyzer) filler(w string) bool { return isJoiner(w) || a.stop[w] && w != "get" }
+
+// substantialAt reports whether the words from toks[k] (the first after a boundary that is
+// no filler) up to the next boundary say more than one thing: ", view only" qualifies the
+// step before it; ", then email Bob" is a step of its own.
+func (a *Analyzer) substantialAt(toks []token, k int, wk *work) bool {
+	if toks[k].kind == tokHard {
+		return false
+	}
+	for _, t := range toks[k+1:] {
+		wk.scanned++
+		switch {
+		case t.kind == tokHard || t.kind == tokSoft:
+			return false
+		case t.kind != tokWord || !a.filler(t.word):
 			return true
 		}
 	}
-	return n >= 2
+	return false
 }
 
 func isJoiner(w string) bool {
@@ -645,40 +690,35 @@ func isJoiner(w string) bool {
 	return false
 }
 
-// verbFollows reports whether the next content word is a strict verb.
-func (a *Analyzer) verbFollows(toks []token, apps []string) bool {
-	for i, t := range toks {
-		if t.kind == tokSoft {
-			continue
-		}
-		if t.kind != tokWord {
-			return false
-		}
-		if isJoiner(t.word) || a.stop[t.word] && t.word != "get" {
-			continue
-		}
-		st := a.Stem(t.word)
-		if _, ok := a.verbs[st]; ok {
-			return true
-		}
-		// A noun used as a verb, followed by its object: "and email them the agenda"; an
-		// app's name used so sends through the app: "then DocuSign them the contract".
-		_, nounVerb := a.nounVerbs[st]
-		if n := appNameAt(toks[i:], apps); nounVerb || n > 0 {
-			return objectFollows(toks[i+max(n, 1):]) // "and comment 'LGTM'", "and ping @dana"
-		}
+// verbAt reports whether toks[k], the first word after a boundary that is no filler, is
+// a strict verb, or a noun or app name used as one.
+func (a *Analyzer) verbAt(toks []token, k int, apps []string, wk *work) bool {
+	t := toks[k]
+	wk.scanned++
+	if t.kind != tokWord {
 		return false
+	}
+	st := a.Stem(t.word)
+	if _, ok := a.verbs[st]; ok {
+		return true
+	}
+	// A noun used as a verb, followed by its object: "and email them the agenda"; an
+	// app's name used so sends through the app: "then DocuSign them the contract".
+	_, nounVerb := a.nounVerbs[st]
+	if n := appNameAt(toks[k:], apps); nounVerb || n > 0 {
+		return objectFollows(toks[k+max(n, 1):], wk) // "and comment 'LGTM'", "and ping @dana"
 	}
 	return false
 }
 
 // objectFollows reports whether the next token opens an object: a determiner or pronoun,
 // quoted content, or an entity.
-func objectFollows(toks []token) bool {
+func objectFollows(toks []token, wk *work) bool {
 	j := 0
 	for j < len(toks) && toks[j].kind == tokSoft {
 		j++
 	}
+	wk.scanned += j
 	return j < len(toks) && (toks[j].kind == tokWord && isDeterminer(toks[j].word) || toks[j].kind == tokContent ||
 		toks[j].kind == tokEntity || toks[j].kind == tokID)
 }
@@ -701,15 +741,6 @@ func isDeterminer(w string) bool {
 	case "the", "a", "an", "them", "him", "her", "it", "me", "us", "everyone", "this", "that",
 		"these", "those", "my", "our", "their", "his", "its", "all", "each":
 		return true
-	}
-	return false
-}
-
-func (a *Analyzer) hasVerbOrContent(toks []token) bool {
-	for _, t := range toks {
-		if t.kind == tokWord && !a.stop[t.word] {
-			return true
-		}
 	}
 	return false
 }
@@ -747,7 +778,7 @@ func isQuestionWord(w string) bool {
 }
 
 // clause analyses one clause's tokens.
-func (a *Analyzer) clause(toks []token, apps []string) Clause {
+func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 	var c Clause
 	var words []string
 	for _, t := range toks {
@@ -782,6 +813,7 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 			}
 		}
 	}
+	first := firstWord(toks)
 	for i, t := range toks {
 		if verbAt >= 0 {
 			break
@@ -792,7 +824,7 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		if t.word == "can" || t.word == "could" || t.word == "would" || t.word == "will" || t.word == "please" {
 			break
 		}
-		if isQuestionWord(t.word) && i == firstWord(toks) {
+		if isQuestionWord(t.word) && i == first {
 			question = true
 		}
 		if !a.stop[t.word] || a.verbs[a.Stem(t.word)] != "" {
@@ -826,11 +858,11 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 	}
 	// An app's name where the verb should be, followed by whom or what, sends through the
 	// app ("WhatsApp each invitee a reminder", "DocuSign them the contract").
-	if f := firstWord(toks); c.Verb == "" && !question && f >= 0 {
+	if f := first; c.Verb == "" && !question && f >= 0 {
 		for f < len(toks) && toks[f].kind == tokWord && (isJoiner(toks[f].word) || a.stop[toks[f].word]) {
 			f++
 		}
-		if n := appNameAt(toks[f:], apps); n > 0 && objectFollows(toks[f+n:]) {
+		if n := appNameAt(toks[f:], apps); n > 0 && objectFollows(toks[f+n:], wk) {
 			c.Verb = VerbSend
 		}
 	}
@@ -846,20 +878,43 @@ func (a *Analyzer) clause(toks []token, apps []string) Clause {
 		c.Verb = VerbSearch
 	}
 
+	// A word can be both the verb and something acted on ("list" the audiences, which are
+	// lists): it keeps one term per side. A clause of many terms (a prompt of thousands
+	// of words) finds them by index rather than by search.
+	type side struct {
+		stem string
+		verb bool
+	}
+	var index map[side]int
 	addFrom := func(stem string, w float64, r Role, src Source) {
-		for i := range c.Terms {
-			// A word can be both the verb and something acted on ("list" the audiences,
-			// which are lists): it keeps one term per side. A word of the prompt's own
-			// outranks the same word reached by expansion.
-			t := &c.Terms[i]
-			if t.Stem == stem && (t.Role == RoleVerb) == (r == RoleVerb) {
-				if src < t.Source || src == t.Source && w > t.Weight {
-					t.Weight, t.Role, t.Source = w, r, src
-				}
-				return
+		if !wk.spendTerm() {
+			return
+		}
+		at := -1
+		if index != nil {
+			if i, ok := index[side{stem, r == RoleVerb}]; ok {
+				at = i
 			}
+		} else {
+			at = slices.IndexFunc(c.Terms, func(t Term) bool { return t.Stem == stem && (t.Role == RoleVerb) == (r == RoleVerb) })
+		}
+		if at >= 0 {
+			// A word of the prompt's own outranks the same word reached by expansion.
+			if t := &c.Terms[at]; src < t.Source || src == t.Source && w > t.Weight {
+				t.Weight, t.Role, t.Source = w, r, src
+			}
+			return
 		}
 		c.Terms = append(c.Terms, Term{Stem: stem, Weight: w, Role: r, Source: src})
+		switch {
+		case index != nil:
+			index[side{stem, r == RoleVerb}] = len(c.Terms) - 1
+		case len(c.Terms) > maxSearchedTerms:
+			index = make(map[side]int, 2*len(c.Terms))
+			for i, t := range c.Terms {
+				index[side{t.Stem, t.Role == RoleVerb}] = i
+			}
+		}
 	}
 	add := func(stem string, w float64, r Role) { addFrom(stem, w, r, SourceWord) }
 	if c.Verb != "" {
@@ -1199,7 +1254,7 @@ func existingObject(toks []token) bool {
 // mergeClauses folds clauses that only point back at an earlier one ("find it and read it")
 // into a full clause by lending them the earlier clause's objects, and folds clauses without
 // a verb into their neighbour.
-func mergeClauses(cs []Clause) []Clause {
+func mergeClauses(cs []Clause, wk *work) []Clause {
 	if len(cs) < 2 {
 		return cs
 	}
@@ -1215,7 +1270,7 @@ func mergeClauses(cs []Clause) []Clause {
 			prev := &out[len(out)-1]
 			for _, t := range c.Terms {
 				t.Weight *= 0.7
-				prev.Terms = appendTerm(prev.Terms, t)
+				prev.Terms = appendTerm(prev.Terms, t, wk)
 			}
 			prev.Apps = append(prev.Apps, c.Apps...)
 			continue
@@ -1234,7 +1289,7 @@ func mergeClauses(cs []Clause) []Clause {
 				}
 				t.Weight *= f
 				t.Role, t.Source = RoleSynonym, SourceContext
-				c.Terms = appendTerm(c.Terms, t)
+				c.Terms = appendTerm(c.Terms, t, wk)
 			}
 			if len(c.Apps) == 0 {
 				c.Apps = append(c.Apps, prev.Apps...)
@@ -1247,7 +1302,7 @@ func mergeClauses(cs []Clause) []Clause {
 		next := &out[1]
 		for _, t := range out[0].Terms {
 			t.Weight *= 0.7
-			next.Terms = appendTerm(next.Terms, t)
+			next.Terms = appendTerm(next.Terms, t, wk)
 		}
 		next.Apps = append(next.Apps, out[0].Apps...)
 		out = out[1:]
@@ -1265,7 +1320,10 @@ func hasObject(c Clause) bool {
 	return false
 }
 
-func appendTerm(ts []Term, t Term) []Term {
+func appendTerm(ts []Term, t Term, wk *work) []Term {
+	if !wk.spendTerm() {
+		return ts
+	}
 	for i := range ts {
 		if ts[i].Stem == t.Stem {
 			if t.Weight > ts[i].Weight {

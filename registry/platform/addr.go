@@ -9,7 +9,7 @@ import (
 // predicates cover: shared (carrier-grade NAT) space, which also holds some clouds'
 // metadata services, the IETF and documentation ranges, benchmarking, reserved and
 // broadcast space, and the IPv6 ranges that embed an IPv4 address (NAT64, 6to4, Teredo,
-// IPv4-compatible), which could smuggle a private IPv4 address past a check.
+// IPv4-compatible, IPv4-translated), which could smuggle a private IPv4 address past a check.
 var refusedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
@@ -21,6 +21,7 @@ var refusedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("::/96"),
+	netip.MustParsePrefix("0:0:0:0:ffff::/96"), // IPv4-translated (SIIT): ::ffff:0:a.b.c.d
 	netip.MustParsePrefix("64:ff9b::/96"),
 	netip.MustParsePrefix("64:ff9b:1::/48"),
 	netip.MustParsePrefix("100::/64"),

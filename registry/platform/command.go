@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,11 +14,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // ToolExecuteCommand is the name of the command tool.
@@ -43,6 +47,12 @@ var launchers = []string{
 	"ionice", "timeout", "stdbuf", "unbuffer", "script", "watch", "flock", "strace", "ltrace", "gdb",
 	"python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua",
 	"tclsh", "wish", "pwsh", "powershell", "osascript", "expect", "ssh", "awk", "gawk", "mawk", "nawk",
+	// Programs that start a program they are given, or offer a "!command" escape.
+	"rbash", "taskset", "setpriv", "unshare", "chrt", "prlimit", "nsenter", "sg", "newgrp", "numactl",
+	"cgexec", "capsh", "bwrap", "firejail", "systemd-run", "run-parts", "start-stop-daemon", "runcon",
+	"setarch", "linux32", "linux64", "time", "parallel", "at", "batch", "schedtool", "chpst", "setcap",
+	"ed", "red", "ex", "vi", "vim", "nvim", "view", "rview", "emacs", "nano", "less", "more", "most",
+	"man", "ld.so", "ld-linux", "ld-linux-x86-64.so", "ld-linux-aarch64.so", "ld-musl-x86_64.so",
 }
 
 // DefaultBlockedPatterns returns the argument patterns execute_command refuses when the host
@@ -81,9 +91,12 @@ type CommandConfig struct {
 	// refuses: with one of them allowed, the allow-list no longer bounds what runs.
 	// Optional.
 	AllowLaunchers bool
-	// Blocked are regular expressions (RE2 syntax) matched against every argument and
-	// against the whole command line; a match refuses the call. Optional: nil uses
-	// DefaultBlockedPatterns; an empty non-nil slice blocks nothing.
+	// Blocked are regular expressions (RE2 syntax, matched without regard to case)
+	// matched against every argument and against the whole command line; a match refuses
+	// the call. Optional: nil uses DefaultBlockedPatterns and the checks of what known
+	// programs read in their arguments (git's command-running keys, tar's commands, sed's
+	// e command, make's --eval, curl's file: URLs); an empty non-nil slice blocks nothing
+	// and turns those checks off.
 	Blocked []string
 	// AllowOutsidePaths lets arguments name absolute paths or climb with "..". Optional:
 	// by default such arguments, and relative ones that resolve out of the working
@@ -99,6 +112,22 @@ type CommandConfig struct {
 	// MaxOutputBytes caps what is kept of stdout and of stderr each; the rest is discarded
 	// and the result flagged truncated. Optional. Defaults to DefaultMaxOutputBytes.
 	MaxOutputBytes int
+	// Unconfined runs commands without the kernel's confinement: no Landlock, so an
+	// allowed program (git with an alias, tar with a checkpoint action, …) can reach
+	// whatever the host process can. Optional: by default NewCommand fails where Landlock
+	// is missing (a kernel before 5.13, or one without it in its lsm= list, or another
+	// operating system) or where the host did not call Main first in main. The tool's
+	// description tells the model which it got.
+	Unconfined bool
+	// Network lets confined commands open and accept TCP connections. Optional: by default
+	// Landlock refuses every TCP bind and connect where the kernel has network rules
+	// (Landlock ABI 4, Linux 6.7); on older kernels the network stays open and the tool's
+	// description says so. UDP is never confined by Landlock.
+	Network bool
+	// ReadPaths are the files and directories confined commands may read besides the
+	// workspace and the programs themselves. Optional: nil uses DefaultReadPaths; an
+	// empty non-nil slice allows nothing more.
+	ReadPaths []string
 }
 
 // Command is the execute_command tool. It keeps its directory open (an os.Root) until
@@ -111,6 +140,11 @@ type Command struct {
 	names    []string          // base names, sorted, for the description
 	blocked  []*regexp.Regexp
 	spec     registry.ToolSpec
+	// policy is the confining child's policy as JSON; "" runs commands unconfined.
+	policy string
+	// noPIDNS is set once starting a command in a PID namespace of its own failed
+	// (the host lacks CAP_SYS_ADMIN): later commands run without one.
+	noPIDNS atomic.Bool
 }
 
 // NewCommand checks cfg and returns the command tool. It fails with ErrInvalidConfig when
@@ -154,7 +188,7 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 		patterns = DefaultBlockedPatterns()
 	}
 	for _, p := range patterns {
-		re, err := regexp.Compile(p)
+		re, err := regexp.Compile("(?i)" + p)
 		if err != nil {
 			return nil, fmt.Errorf("%w: blocked pattern %q: %v", ErrInvalidConfig, p, err)
 		}
@@ -173,6 +207,13 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 	if c.root, err = os.OpenRoot(dir); err != nil {
 		return nil, fmt.Errorf("%w: command directory: %v", ErrInvalidConfig, err)
 	}
+	confinement := "Commands are NOT confined by the kernel: keep to the workspace directory."
+	if !cfg.Unconfined {
+		if confinement, err = c.confine(); err != nil {
+			c.root.Close()
+			return nil, err
+		}
+	}
 	c.spec, err = registry.Typed(registry.ToolSpec{
 		Name:     ToolExecuteCommand,
 		Category: registry.CategoryShell,
@@ -180,7 +221,7 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 		// The executor's own timeout must not cut the run before ours reports it.
 		Timeout: c.cfg.Timeout + 5*time.Second,
 		Description: "Run a program with arguments in the workspace directory (no shell: pipes, redirections and $(...) are not interpreted). " +
-			"Allowed programs: " + strings.Join(c.names, ", ") + ". Returns the exit code, stdout and stderr.",
+			"Allowed programs: " + strings.Join(c.names, ", ") + ". " + confinement + " Returns the exit code, stdout and stderr.",
 	}, c.run)
 	if err != nil {
 		c.root.Close()
@@ -238,7 +279,7 @@ func refuse(format string, a ...any) error {
 func (c *Command) check(in commandIn) (string, string, error) {
 	prog, ok := c.programs[in.Command]
 	if !ok {
-		return "", "", refuse("%q is not an allowed program; allowed: %s", truncText(in.Command), strings.Join(c.names, ", "))
+		return "", "", refuse("%q is not an allowed program; allowed: %s", schema.Excerpt(in.Command), strings.Join(c.names, ", "))
 	}
 	if len(in.Args) > maxArgs {
 		return "", "", refuse("more than %d arguments", maxArgs)
@@ -260,8 +301,13 @@ func (c *Command) check(in commandIn) (string, string, error) {
 		}
 		for _, a := range in.Args {
 			if re.MatchString(a) {
-				return "", "", refuse("the argument %q matches the blocked pattern %q", truncText(a), re.String())
+				return "", "", refuse("the argument %q matches the blocked pattern %q", schema.Excerpt(a), re.String())
 			}
+		}
+	}
+	if c.cfg.Blocked == nil {
+		if err := syntaxCheck(filepath.Base(prog), in.Args); err != nil {
+			return "", "", err
 		}
 	}
 	dir, err := localPath(in.Dir, true)
@@ -273,7 +319,7 @@ func (c *Command) check(in commandIn) (string, string, error) {
 		return "", "", refuse("working directory: %v", fileErr("dir", dir, err))
 	}
 	if !fi.IsDir() {
-		return "", "", refuse("working directory %q is not a directory", truncText(dir))
+		return "", "", refuse("working directory %q is not a directory", schema.Excerpt(dir))
 	}
 	if !c.cfg.AllowOutsidePaths {
 		for _, a := range in.Args {
@@ -285,27 +331,46 @@ func (c *Command) check(in commandIn) (string, string, error) {
 	return prog, dir, nil
 }
 
-// checkPathArg refuses an argument (or the value of --flag=value) that is an absolute
-// path, starts with "~", climbs with "..", or names an existing path that resolves out of
+// checkPathArg refuses an argument that names a path outside the directory: the
+// argument itself, the value of --flag=value or key=value (dd's if=), the value attached
+// to a short option (-C/dir, -o../x), or the part after an unknown scheme's "://" (cat
+// reads "ab://../x" as a path); a file: URL; or an existing path that resolves out of
 // the directory through a symlink.
 func (c *Command) checkPathArg(dir, arg string) error {
 	v := arg
 	if strings.HasPrefix(v, "-") {
+		if !strings.HasPrefix(v, "--") {
+			for k := 2; k < len(v); k++ {
+				if rest := v[k:]; strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "~") || rest == ".." || strings.HasPrefix(rest, "../") {
+					return refuse("the argument %q names a path outside the workspace directory", schema.Excerpt(arg))
+				}
+			}
+		}
 		_, after, ok := strings.Cut(v, "=")
 		if !ok {
 			return nil
 		}
 		v = after
+	} else if _, after, ok := strings.Cut(v, "="); ok && outsidePath(after) {
+		return refuse("the argument %q names a path outside the workspace directory", schema.Excerpt(arg))
 	}
-	if v == "" || strings.Contains(v, "://") {
+	if scheme, _, ok := strings.Cut(v, "://"); ok {
+		if strings.EqualFold(scheme, "file") {
+			return refuse("the argument %q is a file: URL; name files by their path in the workspace", schema.Excerpt(arg))
+		}
+		if networkScheme(scheme) {
+			return nil
+		}
+	}
+	if v == "" {
 		return nil
 	}
 	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
-		return refuse("the argument %q names a path outside the workspace directory", truncText(arg))
+		return refuse("the argument %q names a path outside the workspace directory", schema.Excerpt(arg))
 	}
 	for _, part := range strings.Split(v, "/") {
 		if part == ".." {
-			return refuse("the argument %q climbs out with \"..\"", truncText(arg))
+			return refuse("the argument %q climbs out with \"..\"", schema.Excerpt(arg))
 		}
 	}
 	_, err := c.root.Stat(path.Join(dir, v))
@@ -313,13 +378,16 @@ func (c *Command) checkPathArg(dir, arg string) error {
 	case err == nil, errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
 		return nil // inside, or not a path at all: a plain word
 	}
-	return refuse("the argument %q leads out of the workspace directory", truncText(arg))
+	return refuse("the argument %q leads out of the workspace directory", schema.Excerpt(arg))
 }
 
 func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) {
 	prog, dir, err := c.check(in)
 	if err != nil {
 		return CommandResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, err)
 	}
 	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
@@ -328,19 +396,9 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 		return CommandResult{}, err
 	}
 	defer done()
-	cmd := exec.CommandContext(rctx, prog, in.Args...)
-	cmd.Args[0] = filepath.Base(prog) // what the program calls itself in messages
-	cmd.Dir = wd
-	cmd.Env = slices.Clone(c.cfg.Env)
-	if cmd.Env == nil {
-		cmd.Env = []string{} // nil would pass the host's environment on
-	}
 	stdout := &capped{max: c.cfg.MaxOutputBytes}
 	stderr := &capped{max: c.cfg.MaxOutputBytes}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = time.Second
-	killGroup(cmd)
-	err = cmd.Run()
+	report, err := c.exec(rctx, prog, wd, in.Args, stdout, stderr)
 	res := CommandResult{
 		Stdout:    strings.ToValidUTF8(stdout.buf.String(), "\uFFFD"),
 		Stderr:    strings.ToValidUTF8(stderr.buf.String(), "\uFFFD"),
@@ -352,6 +410,8 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, ctx.Err())
 	case rctx.Err() != nil:
 		res.ExitCode, res.TimedOut = -1, true
+	case report != "":
+		return CommandResult{}, fmt.Errorf("platform: %s %s did not start: %s", ToolExecuteCommand, in.Command, truncText(report))
 	case err == nil:
 	case errors.As(err, &exitErr):
 		res.ExitCode = exitErr.ExitCode()
@@ -359,6 +419,90 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 		return CommandResult{}, fmt.Errorf("platform: %s %s: %w", ToolExecuteCommand, in.Command, err)
 	}
 	return res, nil
+}
+
+// exec runs prog with args in the directory wd, confined when the tool is, writing its
+// output to stdout and stderr, and returns what the confining child reported when the
+// program could not start. The program runs in a session of its own (and a PID namespace
+// where the host may make one); the whole session is killed at the deadline and as soon as
+// the program exits, so nothing it started outlives the call.
+func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdout, stderr io.Writer) (string, error) {
+	name, argv := prog, append([]string{filepath.Base(prog)}, args...) // what the program calls itself
+	if c.policy != "" {
+		name, argv = "/proc/self/exe", append([]string{confineArg0, c.policy, prog}, argv...)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return "", err
+	}
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return "", err
+	}
+	defer errR.Close()
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		errW.Close()
+		return "", err
+	}
+	defer repR.Close()
+	var cmd *exec.Cmd
+	for {
+		cmd = exec.CommandContext(ctx, name)
+		cmd.Args = argv
+		cmd.Dir = wd
+		cmd.Env = slices.Clone(c.cfg.Env)
+		if cmd.Env == nil {
+			cmd.Env = []string{} // nil would pass the host's environment on
+		}
+		// Files, not writers: exec then starts no copying of its own, and Wait returns
+		// when the program exits even if something it started still holds the pipes.
+		cmd.Stdout, cmd.Stderr = outW, errW
+		if c.policy != "" {
+			cmd.ExtraFiles = []*os.File{repW} // confineFD
+		}
+		pidns := !c.noPIDNS.Load()
+		cmd.SysProcAttr = procAttr(pidns)
+		cmd.Cancel = func() error {
+			killTree(cmd.Process.Pid)
+			return nil
+		}
+		err = cmd.Start()
+		if err != nil && pidns && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)) {
+			c.noPIDNS.Store(true)
+			continue
+		}
+		break
+	}
+	outW.Close()
+	errW.Close()
+	repW.Close()
+	if err != nil {
+		return "", err
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); io.Copy(stdout, outR) }()
+	go func() { defer wg.Done(); io.Copy(stderr, errR) }()
+	err = cmd.Wait()
+	killTree(cmd.Process.Pid)
+	// What is left holding the pipes escaped the session and survives only without a PID
+	// namespace; its output is not waited for beyond a short grace.
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(200 * time.Millisecond):
+		outR.SetReadDeadline(time.Now())
+		errR.SetReadDeadline(time.Now())
+		<-drained
+	}
+	var rep bytes.Buffer
+	io.Copy(&rep, io.LimitReader(repR, 4<<10))
+	return rep.String(), err
 }
 
 // capped keeps the first max bytes written to it and discards the rest.

@@ -23,3 +23,14 @@ func workDir(root *os.Root, abs, rel string) (dir string, done func(), err error
 	}
 	return fmt.Sprintf("/proc/self/fd/%d", d.Fd()), func() { d.Close() }, nil
 }
+
+// procAttr starts a command in a session (and process group) of its own and, with pidns,
+// as the first process of a new PID namespace: when it ends, the kernel kills everything
+// still in the namespace, even what left the session with setsid.
+func procAttr(pidns bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setsid: true}
+	if pidns {
+		a.Cloneflags = syscall.CLONE_NEWPID
+	}
+	return a
+}

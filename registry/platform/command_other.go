@@ -2,7 +2,17 @@
 
 package platform
 
-import "os/exec"
+import (
+	"os"
+	"syscall"
+)
 
-// killGroup keeps exec's default: cancellation kills the program itself.
-func killGroup(*exec.Cmd) {}
+// killTree kills the program itself: without process groups there is nothing wider.
+func killTree(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
+}
+
+// procAttr keeps exec's defaults.
+func procAttr(bool) *syscall.SysProcAttr { return nil }

@@ -2,19 +2,10 @@
 
 package platform
 
-import (
-	"os/exec"
-	"syscall"
-)
+import "syscall"
 
-// killGroup runs cmd in a process group of its own and makes cancellation kill the whole
-// group, so children the program started do not outlive the call.
-func killGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		if cmd.Process == nil {
-			return nil
-		}
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+// killTree kills the process group (and session) that pid leads: each command runs in a
+// session of its own, so this reaches whatever it started that stayed in it.
+func killTree(pid int) {
+	syscall.Kill(-pid, syscall.SIGKILL)
 }

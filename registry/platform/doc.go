@@ -20,19 +20,39 @@
 //     nor a symlink (even one created while the call runs) can reach a file outside it.
 //     Paths are also refused up front when they are absolute or contain a ".." component,
 //     and files are opened without blocking and checked with fstat, so a FIFO or a device
-//     is refused rather than read.
+//     is refused rather than read, and so is a file with more than one hard link (its other
+//     name may be outside the root, where os.Root cannot see it).
 //   - Commands run from an argv, never through a shell: "; rm -rf /" and "$(…)" are plain
 //     arguments. Only programs the host listed by absolute path run; shells, interpreters
 //     and launchers (sh, bash, env, xargs, sudo, python, …) are refused when listed unless
 //     the host insists. Arguments that match a blocked pattern, or that name a path outside
-//     the working directory, are refused. The environment is the host's list only (never
-//     the host process's own), and a run is bounded in time and output.
+//     the working directory, are refused. That check is a first line only: the kernel is
+//     the boundary. Each command runs in a child confined with Landlock before it executes
+//     the program: read and write below the workspace directory, read below a few system
+//     directories (DefaultReadPaths), execute only the allowed programs and their dynamic
+//     loader, granted file by file (so git's "!" aliases, tar's checkpoint actions, sed's
+//     e command or make's $(shell) cannot start a shell), and no TCP where the kernel has
+//     Landlock's network rules (Linux 6.7). The child is the host's own binary started
+//     again: the host calls Main first in main, as with moby's reexec, and NewCommand
+//     proves the confinement once with a probe run. Where Landlock is missing NewCommand
+//     fails unless the host sets CommandConfig.Unconfined, and the tool's description
+//     tells the model which it got. Each command runs in a session of its own and, where
+//     the host may create one, a PID namespace of its own; everything in it is killed at
+//     the timeout and when the program exits. The environment is the host's list only
+//     (never the host process's own), and output is bounded.
 //   - HTTP requests are checked twice: the URL (scheme, host, port, method) before the
 //     request, and every IP address when a connection is dialled, after name resolution, so
 //     DNS rebinding and redirects cannot reach an address the policy refuses. Proxies from
 //     the environment are never used. Secret headers the host configures are added per host
 //     at the last moment and never appear in results, errors or logs.
 //
-// These tools confine what the model can ask for; they are not a sandbox for the programs
-// they run. An allowed program runs with the host process's privileges.
+// A host that offers execute_command starts its main with Main:
+//
+//	func main() {
+//		platform.Main() // in a confining child: confines, executes the program, never returns
+//		...
+//	}
+//
+// Landlock does not confine UDP, and an allowed program keeps the host's user; list
+// programs as if the model could run them with any arguments inside the workspace.
 package platform

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // Names of the file tools.
@@ -147,16 +148,16 @@ func localPath(p string, allowRoot bool) (string, error) {
 	case strings.IndexByte(p, 0) >= 0:
 		return "", fmt.Errorf("%w: the path contains a NUL byte", ErrPathRefused)
 	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || (len(p) > 1 && p[1] == ':'):
-		return "", fmt.Errorf("%w: %q is absolute; use a path relative to the workspace directory", ErrPathRefused, truncText(p))
+		return "", fmt.Errorf("%w: %q is absolute; use a path relative to the workspace directory", ErrPathRefused, schema.Excerpt(p))
 	}
 	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if part == ".." {
-			return "", fmt.Errorf("%w: %q climbs out with \"..\"", ErrPathRefused, truncText(p))
+			return "", fmt.Errorf("%w: %q climbs out with \"..\"", ErrPathRefused, schema.Excerpt(p))
 		}
 	}
 	clean := path.Clean(p)
 	if clean == "." && !allowRoot {
-		return "", fmt.Errorf("%w: %q names the workspace directory itself", ErrPathRefused, truncText(p))
+		return "", fmt.Errorf("%w: %q names the workspace directory itself", ErrPathRefused, schema.Excerpt(p))
 	}
 	return clean, nil
 }
@@ -170,19 +171,19 @@ func fileErr(op, p string, err error) error {
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%w: %s %q", ErrNotFound, op, truncText(p))
+		return fmt.Errorf("%w: %s %q", ErrNotFound, op, schema.Excerpt(p))
 	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("%w: %s %q", ErrExists, op, truncText(p))
+		return fmt.Errorf("%w: %s %q", ErrExists, op, schema.Excerpt(p))
 	case errors.Is(err, syscall.ENXIO), errors.Is(err, syscall.ENODEV):
-		return fmt.Errorf("%w: %s %q is a FIFO, socket or device", ErrNotRegular, op, truncText(p))
+		return fmt.Errorf("%w: %s %q is a FIFO, socket or device", ErrNotRegular, op, schema.Excerpt(p))
 	case errors.Is(err, syscall.ENOTDIR):
-		return fmt.Errorf("%w: %s %q: a component of the path is not a directory", ErrNotRegular, op, truncText(p))
+		return fmt.Errorf("%w: %s %q: a component of the path is not a directory", ErrNotRegular, op, schema.Excerpt(p))
 	case errors.Is(err, syscall.ELOOP):
-		return fmt.Errorf("%w: %s %q goes through too many symlinks", ErrPathRefused, op, truncText(p))
+		return fmt.Errorf("%w: %s %q goes through too many symlinks", ErrPathRefused, op, schema.Excerpt(p))
 	case strings.Contains(err.Error(), "escapes"):
-		return fmt.Errorf("%w: %s %q leads out of the workspace directory", ErrPathRefused, op, truncText(p))
+		return fmt.Errorf("%w: %s %q leads out of the workspace directory", ErrPathRefused, op, schema.Excerpt(p))
 	}
-	return fmt.Errorf("platform: %s %q: %v", op, truncText(p), err)
+	return fmt.Errorf("platform: %s %q: %v", op, schema.Excerpt(p), err)
 }
 
 type readFileIn struct {
@@ -200,7 +201,8 @@ type FileContent struct {
 }
 
 // openRegular opens p for reading or writing without blocking (a FIFO would block open)
-// and checks with fstat that it is a regular file.
+// and checks with fstat that it is a regular file with no other hard link: a second name
+// may be outside the root (a link made there to a file outside), and os.Root cannot tell.
 func (f *Files) openRegular(op, p string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
 	fh, err := f.root.OpenFile(p, flag|openNonblock, perm)
 	if err != nil {
@@ -217,7 +219,11 @@ func (f *Files) openRegular(op, p string, flag int, perm fs.FileMode) (*os.File,
 		if fi.IsDir() {
 			what = "a directory"
 		}
-		return nil, nil, fmt.Errorf("%w: %s %q is %s", ErrNotRegular, op, truncText(p), what)
+		return nil, nil, fmt.Errorf("%w: %s %q is %s", ErrNotRegular, op, schema.Excerpt(p), what)
+	}
+	if n := linkCount(fi); n > 1 {
+		fh.Close()
+		return nil, nil, fmt.Errorf("%w: %s %q has %d hard links, and another may be outside the workspace directory; use a file with one name", ErrPathRefused, op, schema.Excerpt(p), n)
 	}
 	return fh, fi, nil
 }
@@ -275,14 +281,14 @@ func (f *Files) writeFile(ctx context.Context, in writeFileIn) (FileWritten, err
 	data := []byte(in.Content)
 	if in.Encoding == EncodingBase64 {
 		if data, err = base64.StdEncoding.DecodeString(in.Content); err != nil {
-			return FileWritten{}, fmt.Errorf("platform: %s %q: content is not valid base64", ToolWriteFile, truncText(p))
+			return FileWritten{}, fmt.Errorf("platform: %s %q: content is not valid base64", ToolWriteFile, schema.Excerpt(p))
 		}
 	}
 	if int64(len(data)) > f.cfg.MaxWriteBytes {
-		return FileWritten{}, fmt.Errorf("%w: %s %q: %d bytes, more than the limit of %d", ErrTooLarge, ToolWriteFile, truncText(p), len(data), f.cfg.MaxWriteBytes)
+		return FileWritten{}, fmt.Errorf("%w: %s %q: %d bytes, more than the limit of %d", ErrTooLarge, ToolWriteFile, schema.Excerpt(p), len(data), f.cfg.MaxWriteBytes)
 	}
 	if in.Overwrite && !f.cfg.AllowOverwrite {
-		return FileWritten{}, fmt.Errorf("%w: %s %q: this workspace does not allow replacing files", ErrExists, ToolWriteFile, truncText(p))
+		return FileWritten{}, fmt.Errorf("%w: %s %q: this workspace does not allow replacing files", ErrExists, ToolWriteFile, schema.Excerpt(p))
 	}
 	if err := ctx.Err(); err != nil {
 		return FileWritten{}, err
@@ -307,14 +313,14 @@ func (f *Files) writeFile(ctx context.Context, in writeFileIn) (FileWritten, err
 			if f.cfg.AllowOverwrite {
 				hint += " or overwrite=true"
 			}
-			return FileWritten{}, fmt.Errorf("%w: %s %q exists; use %s", ErrExists, ToolWriteFile, truncText(p), hint)
+			return FileWritten{}, fmt.Errorf("%w: %s %q exists; use %s", ErrExists, ToolWriteFile, schema.Excerpt(p), hint)
 		}
 		return FileWritten{}, err
 	}
 	defer fh.Close()
 	size := fi.Size()
 	if in.Append && size+int64(len(data)) > f.cfg.MaxWriteBytes {
-		return FileWritten{}, fmt.Errorf("%w: %s %q would grow to %d bytes, more than the limit of %d", ErrTooLarge, ToolWriteFile, truncText(p), size+int64(len(data)), f.cfg.MaxWriteBytes)
+		return FileWritten{}, fmt.Errorf("%w: %s %q would grow to %d bytes, more than the limit of %d", ErrTooLarge, ToolWriteFile, schema.Excerpt(p), size+int64(len(data)), f.cfg.MaxWriteBytes)
 	}
 	if !in.Append && size > 0 {
 		if err := fh.Truncate(0); err != nil {
@@ -368,7 +374,7 @@ func (f *Files) listDirectory(ctx context.Context, in listDirectoryIn) (DirListi
 		return DirListing{}, fileErr(ToolListDirectory, p, err)
 	}
 	if !fi.IsDir() {
-		return DirListing{}, fmt.Errorf("%w: %s %q is not a directory", ErrNotRegular, ToolListDirectory, truncText(p))
+		return DirListing{}, fmt.Errorf("%w: %s %q is not a directory", ErrNotRegular, ToolListDirectory, schema.Excerpt(p))
 	}
 	// Keep the first MaxListEntries names in byte order, so a cut listing is the same
 	// whatever order the file system returns entries in; stop reading at maxDirScan.
@@ -429,30 +435,10 @@ func (f *Files) createDirectory(ctx context.Context, in createDirectoryIn) (DirC
 	if err != nil {
 		return DirCreated{}, err
 	}
-	out := DirCreated{Path: p}
-	parts := strings.Split(p, "/")
-	for i := range parts {
-		if err := ctx.Err(); err != nil {
-			return DirCreated{}, err
-		}
-		cur := strings.Join(parts[:i+1], "/")
-		err := f.root.Mkdir(cur, 0o755)
-		if err == nil {
-			out.Created = true
-			continue
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return DirCreated{}, fileErr(ToolCreateDirectory, cur, err)
-		}
-		fi, err := f.root.Stat(cur)
-		if err != nil {
-			return DirCreated{}, fileErr(ToolCreateDirectory, cur, err)
-		}
-		if !fi.IsDir() {
-			return DirCreated{}, fmt.Errorf("%w: %s %q exists and is not a directory", ErrExists, ToolCreateDirectory, truncText(cur))
-		}
+	if err := ctx.Err(); err != nil {
+		return DirCreated{}, err
 	}
-	return out, nil
+	return f.mkdirAll(ctx, p)
 }
 
 type deleteFileIn struct {
@@ -476,7 +462,7 @@ func (f *Files) deleteFile(ctx context.Context, in deleteFileIn) (FileDeleted, e
 	// Remove unlinks a symlink itself, never what it points to.
 	if err := f.root.Remove(p); err != nil {
 		if errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
-			return FileDeleted{}, fmt.Errorf("platform: %s %q: the directory is not empty", ToolDeleteFile, truncText(p))
+			return FileDeleted{}, fmt.Errorf("platform: %s %q: the directory is not empty", ToolDeleteFile, schema.Excerpt(p))
 		}
 		return FileDeleted{}, fileErr(ToolDeleteFile, p, err)
 	}

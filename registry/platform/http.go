@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/toolhint/toolhint/registry"
+	"github.com/toolhint/toolhint/schema"
 )
 
 // ToolHTTPRequest is the name of the HTTP tool.
@@ -200,7 +201,7 @@ func (h *HTTP) Tool() registry.ToolSpec { return h.spec }
 // allow-list.
 func (h *HTTP) checkURL(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("%w: scheme %q; only http and https", ErrRequestRefused, truncText(u.Scheme))
+		return fmt.Errorf("%w: scheme %q; only http and https", ErrRequestRefused, schema.Excerpt(u.Scheme))
 	}
 	if u.User != nil {
 		return fmt.Errorf("%w: credentials in the URL", ErrRequestRefused)
@@ -210,10 +211,10 @@ func (h *HTTP) checkURL(u *url.URL) error {
 		return fmt.Errorf("%w: the URL has no host", ErrRequestRefused)
 	}
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return fmt.Errorf("%w: host %q is this machine", ErrRequestRefused, truncText(host))
+		return fmt.Errorf("%w: host %q is this machine", ErrRequestRefused, schema.Excerpt(host))
 	}
 	if _, err := netip.ParseAddr(host); err != nil && numericHost(host) {
-		return fmt.Errorf("%w: host %q is a number but not a canonical IP address", ErrRequestRefused, truncText(host))
+		return fmt.Errorf("%w: host %q is a number but not a canonical IP address", ErrRequestRefused, schema.Excerpt(host))
 	}
 	port := 80
 	if u.Scheme == "https" {
@@ -222,7 +223,7 @@ func (h *HTTP) checkURL(u *url.URL) error {
 	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil {
-			return fmt.Errorf("%w: port %q", ErrRequestRefused, truncText(p))
+			return fmt.Errorf("%w: port %q", ErrRequestRefused, schema.Excerpt(p))
 		}
 		port = n
 	}
@@ -230,7 +231,7 @@ func (h *HTTP) checkURL(u *url.URL) error {
 		return fmt.Errorf("%w: port %d is not allowed", ErrRequestRefused, port)
 	}
 	if len(h.cfg.AllowHosts) > 0 && !hostAllowed(h.cfg.AllowHosts, host) {
-		return fmt.Errorf("%w: host %q is not allowed", ErrRequestRefused, truncText(host))
+		return fmt.Errorf("%w: host %q is not allowed", ErrRequestRefused, schema.Excerpt(host))
 	}
 	return nil
 }
@@ -266,20 +267,20 @@ func (h *HTTP) dial(ctx context.Context, network, addr string) (net.Conn, error)
 		ips = []netip.Addr{ip}
 	} else {
 		if numericHost(host) {
-			return nil, fmt.Errorf("%w: host %q is a number but not a canonical IP address", ErrRequestRefused, truncText(host))
+			return nil, fmt.Errorf("%w: host %q is a number but not a canonical IP address", ErrRequestRefused, schema.Excerpt(host))
 		}
 		if ips, err = h.cfg.Resolver.LookupNetIP(ctx, "ip", host); err != nil {
-			return nil, fmt.Errorf("platform: resolving %q: %w", truncText(host), err)
+			return nil, fmt.Errorf("platform: resolving %q: %w", schema.Excerpt(host), err)
 		}
 		if len(ips) == 0 {
-			return nil, fmt.Errorf("platform: resolving %q: no addresses", truncText(host))
+			return nil, fmt.Errorf("platform: resolving %q: no addresses", schema.Excerpt(host))
 		}
 	}
 	// Refuse the name when any of its addresses is refused: a name that mixes public and
 	// private addresses is a rebinding setup, not a service.
 	for _, ip := range ips {
 		if why := h.policy.check(ip); why != "" {
-			return nil, fmt.Errorf("%w: %q resolves to %s", ErrAddressRefused, truncText(host), why)
+			return nil, fmt.Errorf("%w: %q resolves to %s", ErrAddressRefused, schema.Excerpt(host), why)
 		}
 	}
 	var last error
@@ -361,11 +362,18 @@ func (h *HTTP) run(ctx context.Context, in httpIn) (HTTPResult, error) {
 		method = "GET"
 	}
 	if !slices.Contains(h.methods, method) {
-		return HTTPResult{}, fmt.Errorf("%w: method %q; allowed: %s", ErrRequestRefused, truncText(method), strings.Join(h.methods, ", "))
+		return HTTPResult{}, fmt.Errorf("%w: method %q; allowed: %s", ErrRequestRefused, schema.Excerpt(method), strings.Join(h.methods, ", "))
 	}
 	u, err := url.Parse(in.URL)
-	if err != nil || !u.IsAbs() {
-		return HTTPResult{}, fmt.Errorf("%w: %q is not an absolute URL", ErrRequestRefused, truncText(in.URL))
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL: the model has it, and it may carry secrets
+		}
+		return HTTPResult{}, fmt.Errorf("%w: the URL does not parse (%v); send an absolute http or https URL", ErrRequestRefused, err)
+	}
+	if !u.IsAbs() {
+		return HTTPResult{}, fmt.Errorf("%w: the URL has no scheme; send an absolute http or https URL", ErrRequestRefused)
 	}
 	if err := h.checkURL(u); err != nil {
 		return HTTPResult{}, err
@@ -385,7 +393,7 @@ func (h *HTTP) run(ctx context.Context, in httpIn) (HTTPResult, error) {
 	for k, v := range in.Headers {
 		ck := http.CanonicalHeaderKey(k)
 		if slices.Contains(forbiddenHeaders, ck) || strings.HasPrefix(ck, "Proxy-") {
-			return HTTPResult{}, fmt.Errorf("%w: header %q may not be set", ErrRequestRefused, truncText(k))
+			return HTTPResult{}, fmt.Errorf("%w: header %q may not be set", ErrRequestRefused, schema.Excerpt(k))
 		}
 		if _, ok := secret[ck]; ok {
 			continue // the host's own value wins, silently
@@ -400,12 +408,12 @@ func (h *HTTP) run(ctx context.Context, in httpIn) (HTTPResult, error) {
 			err = ue.Err
 		}
 		h.log.DebugContext(ctx, "platform: http request failed", "method", method, "host", u.Hostname(), "duration", time.Since(start), "error", err)
-		return HTTPResult{}, fmt.Errorf("platform: %s %s %s: %w", ToolHTTPRequest, method, redact(u), err)
+		return HTTPResult{}, fmt.Errorf("platform: %s %s to %s: %w", ToolHTTPRequest, method, schema.Excerpt(u.Host), err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, h.cfg.MaxResponseBytes+1))
 	if err != nil {
-		return HTTPResult{}, fmt.Errorf("platform: %s %s %s: reading the body: %w", ToolHTTPRequest, method, redact(u), err)
+		return HTTPResult{}, fmt.Errorf("platform: %s %s to %s: reading the body: %w", ToolHTTPRequest, method, schema.Excerpt(u.Host), err)
 	}
 	out := HTTPResult{Status: resp.StatusCode, URL: redact(resp.Request.URL)}
 	if int64(len(b)) > h.cfg.MaxResponseBytes {

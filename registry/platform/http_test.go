@@ -184,6 +184,8 @@ func TestHTTPHostile(t *testing.T) {
 		{"ipv6 loopback", map[string]any{"url": "http://[::1]/internal"}},
 		{"ipv4-mapped loopback", map[string]any{"url": "http://[::ffff:127.0.0.1]/internal"}},
 		{"ipv4-mapped hex", map[string]any{"url": "http://[::ffff:7f00:1]/internal"}},
+		{"ipv4-translated private", map[string]any{"url": "http://[::ffff:0:a00:1]/internal"}},
+		{"ipv4-translated loopback", map[string]any{"url": "http://[::ffff:0:7f00:1]/internal"}},
 		{"ipv4-mapped long", map[string]any{"url": "http://[0:0:0:0:0:ffff:127.0.0.1]/internal"}},
 		{"ipv4-compatible", map[string]any{"url": "http://[::127.0.0.1]/internal"}},
 		{"unspecified", map[string]any{"url": "http://0.0.0.0/internal"}},

@@ -48,7 +48,8 @@ func encodeContent(b []byte) (string, string) {
 	return base64.StdEncoding.EncodeToString(b), EncodingBase64
 }
 
-// truncText keeps untrusted strings short in error text.
+// truncText keeps a diagnostic of our own (what a failed child reported) short in error
+// text; untrusted input is quoted with schema.Excerpt.
 func truncText(s string) string {
 	const max = 120
 	if len(s) <= max {

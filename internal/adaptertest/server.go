@@ -1,6 +1,3 @@
-// Package fakemodel is an httptest server that stands in for a model provider's API in the
-// adapters' tests: it records each request body and answers with the reply a script gives
-// for that turn.
 package adaptertest
 
 import (

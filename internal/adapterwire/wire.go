@@ -1,6 +1,6 @@
-// Package wire holds what the adapters share in converting to and from the SDKs' types:
+// Package adapterwire holds what the adapters share in converting to and from the SDKs' types:
 // JSON objects as maps, tool-call arguments and failed results in text form.
-package wire
+package adapterwire
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package wire_test
+package adapterwire_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolhint/toolhint/adapters/internal/wire"
+	"github.com/toolhint/toolhint/internal/adapterwire"
 )
 
 func TestDecode(t *testing.T) {
@@ -24,7 +24,7 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := wire.Decode(json.RawMessage(tt.in))
+			got, err := adapterwire.Decode(json.RawMessage(tt.in))
 			if (err == nil) != tt.ok {
 				t.Fatalf("Decode(%q) error = %v, want ok=%v", tt.in, err, tt.ok)
 			}
@@ -36,14 +36,14 @@ func TestDecode(t *testing.T) {
 }
 
 func TestArgumentsAndErrorResult(t *testing.T) {
-	if got := string(wire.Arguments(json.RawMessage("  "))); got != "{}" {
+	if got := string(adapterwire.Arguments(json.RawMessage("  "))); got != "{}" {
 		t.Errorf("Arguments(blank) = %q, want {}", got)
 	}
-	if got := string(wire.Arguments(json.RawMessage(`{"a":1}`))); got != `{"a":1}` {
+	if got := string(adapterwire.Arguments(json.RawMessage(`{"a":1}`))); got != `{"a":1}` {
 		t.Errorf("Arguments kept %q", got)
 	}
 	for in, want := range map[string]bool{"error (timeout): x": true, `{"error":"x"}`: false, "ok": false} {
-		if got := wire.IsErrorResult(in); got != want {
+		if got := adapterwire.IsErrorResult(in); got != want {
 			t.Errorf("IsErrorResult(%q) = %v, want %v", in, got, want)
 		}
 	}
