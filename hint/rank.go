@@ -27,8 +27,11 @@ const (
 	maxExpansions  = 24   // expansion terms kept per clause, strongest first
 	genericDF      = 1500 // catalogue actions from which a word is too common to be an app's object
 	lookupTake     = 2    // actions listed for a step the prompt implies (finding what it acts on)
-	minKeep        = 3    // a clause's best actions listed however low they score
-	verbTermW      = 0.35
+	// maxExplicitWords bounds the distinct slug-like words of a prompt looked up as action
+	// slugs: a request names a handful of actions, not thousands.
+	maxExplicitWords = 32
+	minKeep          = 3 // a clause's best actions listed however low they score
+	verbTermW        = 0.35
 )
 
 // cand is one action kept for a clause, with its features.
@@ -1474,16 +1477,30 @@ func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 // ("use GMAIL_SEND_EMAIL to ..."), in the prompt's order.
 func explicitSlugs(prompt string, metas []cache.ActionMeta) []int32 {
 	var out []int32
+	var index map[string]int32 // slug -> metadata index, made for the first slug-like word
+	seen := map[string]bool{}
 	for _, f := range strings.FieldsFunc(prompt, func(r rune) bool {
 		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r >= 'a' && r <= 'z')
 	}) {
-		if !strings.Contains(f, "_") || strings.ToUpper(f) != f {
+		if !strings.Contains(f, "_") || strings.ToUpper(f) != f || seen[f] {
 			continue
 		}
-		for i := range metas {
-			if metas[i].Action == f && !slices.Contains(out, int32(i)) {
-				out = append(out, int32(i))
+		// Words that could be slugs are looked up once each, and only the first few: the
+		// cost stays linear in the prompt and the catalogue whatever the prompt holds.
+		if len(seen) == maxExplicitWords {
+			break
+		}
+		seen[f] = true
+		if index == nil {
+			index = make(map[string]int32, len(metas))
+			for i := range metas {
+				if _, dup := index[metas[i].Action]; !dup {
+					index[metas[i].Action] = int32(i)
+				}
 			}
+		}
+		if i, ok := index[f]; ok {
+			out = append(out, i)
 		}
 	}
 	return out
