@@ -425,10 +425,10 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 // output to stdout and stderr, and returns what the confining child reported when the
 // program could not start. The program runs in a session of its own and, where the host
 // may make one, a PID namespace of its own, whose every process the kernel kills when the
-// program ends; the session is killed at the deadline. A confined command without a PID
-// namespace runs below a child subreaper (reapArg0) instead, which kills what the program
-// left behind, even what left the session, when the program ends or on the SIGTERM sent
-// at the deadline; what is left of the session is killed after it.
+// program ends; the session is killed at the deadline. Without a PID namespace, a command
+// runs below a child subreaper (reapArg0) instead where the host called Main, which kills
+// what the program left behind, even what left the session, when the program ends or on
+// the SIGTERM sent at the deadline; what is left of the session is killed after it.
 func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdout, stderr io.Writer) (string, error) {
 	argv := append([]string{filepath.Base(prog)}, args...) // what the program calls itself
 	outR, outW, err := os.Pipe()
@@ -452,7 +452,8 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 	var cmd *exec.Cmd
 	for {
 		pidns := !c.noPIDNS.Load()
-		reaper := c.policy != "" && !pidns
+		// Without Main there is no subreaper: unconfined commands then run directly.
+		reaper := !pidns && subreapers && mainCalled.Load()
 		name, args := prog, argv
 		switch {
 		case reaper:
@@ -470,7 +471,7 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 		// Files, not writers: exec then starts no copying of its own, and Wait returns
 		// when the program exits even if something it started still holds the pipes.
 		cmd.Stdout, cmd.Stderr = outW, errW
-		if c.policy != "" {
+		if c.policy != "" || reaper {
 			cmd.ExtraFiles = []*os.File{repW} // confineFD
 		}
 		cmd.SysProcAttr = procAttr(pidns)
@@ -503,9 +504,9 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 	go func() { defer wg.Done(); io.Copy(stderr, errR) }()
 	err = cmd.Wait()
 	killTree(cmd.Process.Pid)
-	// What is left holding the pipes escaped the session and survives only unconfined
-	// without a PID namespace, or when the subreaper was killed or gave up; its output is
-	// not waited for beyond a short grace.
+	// What is left holding the pipes escaped the session and survives only without a PID
+	// namespace and a subreaper, or when the subreaper was killed or gave up; its output
+	// is not waited for beyond a short grace.
 	drained := make(chan struct{})
 	go func() { wg.Wait(); close(drained) }()
 	select {

@@ -21,15 +21,16 @@ const (
 	prSetChildSubreaper = 36
 )
 
-// reap is the process between the host and a confined program when the command has no
+// reap is the process between the host and a command's program when the command has no
 // PID namespace of its own. It marks itself a child subreaper, so that whatever the
 // program starts and leaves behind (a daemon, a child in a session of its own) is
 // reparented to it rather than to init; starts the confining child with args (policy,
-// program, program argv), which restricts itself and executes the program; waits for it,
-// or on SIGTERM (the host's timeout) kills it; then kills every descendant still left and
-// ends as the program ended. It stays unconfined itself: the program, in a Landlock domain
-// of its own, can neither signal nor trace it where the kernel scopes signals (ABI 6). It
-// returns only when the confining child could not be started.
+// program, program argv), which restricts itself and executes the program, or, with an
+// empty policy (an unconfined command), the program itself; waits for it, or on SIGTERM
+// (the host's timeout) kills it; then kills every descendant still left and ends as the
+// program ended. It stays unconfined itself: a confined program, in a Landlock domain of
+// its own, cannot trace it, nor signal it where the kernel scopes signals (ABI 6). It
+// returns only when its child could not be started.
 func reap(args []string) error {
 	// The confining child's parent-death signal fires when the thread that started it
 	// ends: keep this one.
@@ -39,13 +40,19 @@ func reap(args []string) error {
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	pid, err := syscall.ForkExec("/proc/self/exe", append([]string{confineArg0}, args...), &syscall.ProcAttr{
+	attr := &syscall.ProcAttr{
 		Env:   os.Environ(),
 		Files: []uintptr{0, 1, 2, confineFD},
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
-	})
+	}
+	name, argv := "/proc/self/exe", append([]string{confineArg0}, args...)
+	if args[0] == "" { // unconfined: the program itself
+		name, argv = args[1], args[2:]
+		attr.Files = attr.Files[:3]
+	}
+	pid, err := syscall.ForkExec(name, argv, attr)
 	if err != nil {
-		return fmt.Errorf("platform: reap: start the confining child: %w", err)
+		return fmt.Errorf("platform: reap: start %s: %w", name, err)
 	}
 	// The confining child reports on its own copy, which its exec closes: the host reads
 	// the end of the report once the program started.

@@ -19,10 +19,10 @@ import (
 	"github.com/toolhint/toolhint/registry/platform"
 )
 
-// shFixture is a confined command tool that allows sh, setsid and sleep, and lets the
-// commands read /proc (so that a process can tell its own pid as the host sees it, even
-// in a PID namespace of its own).
-func shFixture(t *testing.T, timeout time.Duration) *cmdFixture {
+// shFixture is a command tool that allows sh, setsid and sleep, confined unless
+// unconfined is set, and lets the commands read /proc (so that a process can tell its own
+// pid as the host sees it, even in a PID namespace of its own).
+func shFixture(t *testing.T, timeout time.Duration, unconfined bool) *cmdFixture {
 	t.Helper()
 	return newCmdFixture(t, func(c *platform.CommandConfig) {
 		c.Programs = append(c.Programs, program(t, "sh"), program(t, "setsid"))
@@ -31,7 +31,21 @@ func shFixture(t *testing.T, timeout time.Duration) *cmdFixture {
 		c.Timeout = timeout
 		c.Env = []string{"PATH=" + filepath.Dir(program(t, "sleep"))}
 		c.ReadPaths = append(platform.DefaultReadPaths(), "/proc")
+		c.Unconfined = unconfined
 	})
+}
+
+// runModes are the pid modes of a confined command, and an unconfined one without a
+// PID namespace (which has the subreaper too, the host having called Main).
+var runModes = []struct {
+	name       string
+	noNS       bool
+	unconfined bool
+	setup      func(*platform.Command)
+}{
+	{"pid namespace", false, false, func(*platform.Command) {}},
+	{"no pid namespace", true, false, platform.NoPIDNamespace},
+	{"unconfined without pid namespace", true, true, platform.NoPIDNamespace},
 }
 
 // TestCommandChildrenDie starts children that leave the command behind: one in the
@@ -49,7 +63,7 @@ func TestCommandChildrenDie(t *testing.T) {
 		`setsid sh -c "$child" sh session.pid &` + "\n" +
 		`(setsid sh -c "$child" sh daemon.pid &)` + "\n" +
 		started
-	for _, mode := range pidModes {
+	for _, mode := range runModes {
 		for _, timedOut := range []bool{false, true} {
 			name := mode.name + "/exit"
 			if timedOut {
@@ -62,7 +76,7 @@ func TestCommandChildrenDie(t *testing.T) {
 					timeout, s = 2*time.Second, script+"\nsleep 1000"
 					want.ExitCode, want.TimedOut = -1, true
 				}
-				fx := shFixture(t, timeout)
+				fx := shFixture(t, timeout, mode.unconfined)
 				mode.setup(fx.cmd)
 				res, err := fx.run(t, map[string]any{"command": "sh", "args": []string{"-c", s}})
 				if err != nil {
@@ -144,8 +158,8 @@ func TestCommandExitStatus(t *testing.T) {
 		{"segfault", "kill -SEGV $$", platform.CommandResult{ExitCode: -1}, true},
 		{"user signal", "kill -USR1 $$", platform.CommandResult{ExitCode: -1}, true},
 	}
-	for _, mode := range pidModes {
-		fx := shFixture(t, 10*time.Second)
+	for _, mode := range runModes {
+		fx := shFixture(t, 10*time.Second, mode.unconfined)
 		mode.setup(fx.cmd)
 		for _, tt := range tests {
 			t.Run(mode.name+"/"+tt.name, func(t *testing.T) {
@@ -170,11 +184,10 @@ func TestCommandExitStatus(t *testing.T) {
 	}
 }
 
-// TestCommandDidNotStart: when the confining child cannot start the program (here it
-// was removed after NewCommand), the call fails with the child's reason, through the
-// subreaper too.
+// TestCommandDidNotStart: when the program cannot start (here it was removed after
+// NewCommand), the call fails with the reason, through the subreaper too.
 func TestCommandDidNotStart(t *testing.T) {
-	for _, mode := range pidModes {
+	for _, mode := range runModes {
 		t.Run(mode.name, func(t *testing.T) {
 			dir := t.TempDir()
 			b, err := os.ReadFile(program(t, "echo"))
@@ -185,7 +198,7 @@ func TestCommandDidNotStart(t *testing.T) {
 			if err := os.WriteFile(echo, b, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			c, err := platform.NewCommand(platform.CommandConfig{Dir: dir, Programs: []string{echo}})
+			c, err := platform.NewCommand(platform.CommandConfig{Dir: dir, Programs: []string{echo}, Unconfined: mode.unconfined})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,13 +215,14 @@ func TestCommandDidNotStart(t *testing.T) {
 	}
 }
 
-// BenchmarkCommand measures one confined echo, in a PID namespace (where the host may
-// create one) and below the subreaper, which starts one more process per command.
+// BenchmarkCommand measures one echo: confined in a PID namespace (where the host may
+// create one), confined below the subreaper (one more process per command), and
+// unconfined below the subreaper.
 func BenchmarkCommand(b *testing.B) {
 	dir := b.TempDir()
-	for _, mode := range pidModes {
+	for _, mode := range runModes {
 		b.Run(mode.name, func(b *testing.B) {
-			c, err := platform.NewCommand(platform.CommandConfig{Dir: dir, Programs: []string{program(b, "echo")}})
+			c, err := platform.NewCommand(platform.CommandConfig{Dir: dir, Programs: []string{program(b, "echo")}, Unconfined: mode.unconfined})
 			if err != nil {
 				b.Fatal(err)
 			}
