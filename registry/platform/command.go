@@ -423,14 +423,14 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 
 // exec runs prog with args in the directory wd, confined when the tool is, writing its
 // output to stdout and stderr, and returns what the confining child reported when the
-// program could not start. The program runs in a session of its own (and a PID namespace
-// where the host may make one); the whole session is killed at the deadline and as soon as
-// the program exits, so nothing it started outlives the call.
+// program could not start. The program runs in a session of its own and, where the host
+// may make one, a PID namespace of its own, whose every process the kernel kills when the
+// program ends; the session is killed at the deadline. Without a PID namespace, a command
+// runs below a child subreaper (reapArg0) instead where the host called Main, which kills
+// what the program left behind, even what left the session, when the program ends or on
+// the SIGTERM sent at the deadline; what is left of the session is killed after it.
 func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdout, stderr io.Writer) (string, error) {
-	name, argv := prog, append([]string{filepath.Base(prog)}, args...) // what the program calls itself
-	if c.policy != "" {
-		name, argv = "/proc/self/exe", append([]string{confineArg0, c.policy, prog}, argv...)
-	}
+	argv := append([]string{filepath.Base(prog)}, args...) // what the program calls itself
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return "", err
@@ -451,8 +451,18 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 	defer repR.Close()
 	var cmd *exec.Cmd
 	for {
+		pidns := !c.noPIDNS.Load()
+		// Without Main there is no subreaper: unconfined commands then run directly.
+		reaper := !pidns && subreapers && mainCalled.Load()
+		name, args := prog, argv
+		switch {
+		case reaper:
+			name, args = "/proc/self/exe", append([]string{reapArg0, c.policy, prog}, argv...)
+		case c.policy != "":
+			name, args = "/proc/self/exe", append([]string{confineArg0, c.policy, prog}, argv...)
+		}
 		cmd = exec.CommandContext(ctx, name)
-		cmd.Args = argv
+		cmd.Args = args
 		cmd.Dir = wd
 		cmd.Env = slices.Clone(c.cfg.Env)
 		if cmd.Env == nil {
@@ -461,14 +471,19 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 		// Files, not writers: exec then starts no copying of its own, and Wait returns
 		// when the program exits even if something it started still holds the pipes.
 		cmd.Stdout, cmd.Stderr = outW, errW
-		if c.policy != "" {
+		if c.policy != "" || reaper {
 			cmd.ExtraFiles = []*os.File{repW} // confineFD
 		}
-		pidns := !c.noPIDNS.Load()
 		cmd.SysProcAttr = procAttr(pidns)
 		cmd.Cancel = func() error {
 			killTree(cmd.Process.Pid)
 			return nil
+		}
+		if reaper {
+			// The subreaper kills the program and what it left, then exits; SIGKILL (to
+			// it, then to the session) only if it has not within the grace.
+			cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+			cmd.WaitDelay = reapGrace + time.Second
 		}
 		err = cmd.Start()
 		if err != nil && pidns && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)) {
@@ -490,7 +505,8 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 	err = cmd.Wait()
 	killTree(cmd.Process.Pid)
 	// What is left holding the pipes escaped the session and survives only without a PID
-	// namespace; its output is not waited for beyond a short grace.
+	// namespace and a subreaper, or when the subreaper was killed or gave up; its output
+	// is not waited for beyond a short grace.
 	drained := make(chan struct{})
 	go func() { wg.Wait(); close(drained) }()
 	select {

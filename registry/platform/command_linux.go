@@ -24,6 +24,10 @@ func workDir(root *os.Root, abs, rel string) (dir string, done func(), err error
 	return fmt.Sprintf("/proc/self/fd/%d", d.Fd()), func() { d.Close() }, nil
 }
 
+// subreapers tells that commands without a PID namespace can run below a child subreaper
+// (reapArg0).
+const subreapers = true
+
 // procAttr starts a command in a session (and process group) of its own and, with pidns,
 // as the first process of a new PID namespace: when it ends, the kernel kills everything
 // still in the namespace, even what left the session with setsid.

@@ -20,6 +20,15 @@ import (
 // command: argv is [confineArg0, policy JSON, program path, program argv...].
 const confineArg0 = "toolhint-platform-confine"
 
+// reapArg0 is the argv[0] by which a process knows it was started to reap a command run
+// without a PID namespace of its own: it starts the confining child (the same argv, with
+// confineArg0) as its own child and kills whatever the program leaves behind.
+const reapArg0 = "toolhint-platform-reap"
+
+// reapGrace bounds how long the subreaper (reapArg0) kills and collects what the program
+// left behind.
+const reapGrace = 2 * time.Second
+
 // confineFD is the descriptor on which the confining child reports why it could not start
 // the program; it is closed on exec, so an empty read means the program started.
 const confineFD = 3
@@ -39,18 +48,27 @@ var mainCalled atomic.Bool
 //
 // Commands are confined in a child: the host's own binary, started again with a marker
 // argv[0], restricts itself with Landlock and then executes the program, so the
-// restriction holds for the program and everything it starts. In such a child, Main does
-// that and never returns. In any other process it returns at once. Tests do the same in
-// TestMain.
+// restriction holds for the program and everything it starts. Where the command has no
+// PID namespace of its own, another such child stands between the host and the confining
+// one: a child subreaper that kills what the program leaves behind. In such children,
+// Main does that and never returns. In any other process it returns at once. Tests do the
+// same in TestMain.
 func Main() {
 	mainCalled.Store(true)
-	if len(os.Args) < 4 || os.Args[0] != confineArg0 {
+	if len(os.Args) < 4 {
 		return
 	}
-	var p policy
-	err := json.Unmarshal([]byte(os.Args[1]), &p)
-	if err == nil {
-		err = confineAndExec(p, os.Args[2], os.Args[3:])
+	var err error
+	switch os.Args[0] {
+	case confineArg0:
+		var p policy
+		if err = json.Unmarshal([]byte(os.Args[1]), &p); err == nil {
+			err = confineAndExec(p, os.Args[2], os.Args[3:])
+		}
+	case reapArg0:
+		err = reap(os.Args[1:])
+	default:
+		return
 	}
 	// Only reached when the program did not start.
 	report := os.NewFile(confineFD, "report")

@@ -37,8 +37,13 @@
 //     proves the confinement once with a probe run. Where Landlock is missing NewCommand
 //     fails unless the host sets CommandConfig.Unconfined, and the tool's description
 //     tells the model which it got. Each command runs in a session of its own and, where
-//     the host may create one, a PID namespace of its own; everything in it is killed at
-//     the timeout and when the program exits. The environment is the host's list only
+//     the host may create one (CAP_SYS_ADMIN), a PID namespace of its own, whose every
+//     process the kernel kills when the program ends; the session is killed at the
+//     timeout. Without a PID namespace, a command runs below a child subreaper (one more
+//     child of the host's binary, itself unconfined): what the program leaves behind,
+//     even a daemon that left the session with setsid, is reparented to it, and it kills
+//     all of it when the program ends or at the timeout, then ends as the program did
+//     (exit code or signal). The environment is the host's list only
 //     (never the host process's own), and output is bounded.
 //   - HTTP requests are checked twice: the URL (scheme, host, port, method) before the
 //     request, and every IP address when a connection is dialled, after name resolution, so
@@ -54,5 +59,8 @@
 //	}
 //
 // Landlock does not confine UDP, and an allowed program keeps the host's user; list
-// programs as if the model could run them with any arguments inside the workspace.
+// programs as if the model could run them with any arguments inside the workspace. Before
+// Landlock scopes signals (Linux 6.12), a confined program may kill the subreaper, and
+// what it started outside its session then outlives it; and an unconfined command has
+// a subreaper only where the host called Main (on Linux).
 package platform
