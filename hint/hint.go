@@ -153,7 +153,7 @@ type Match struct {
 // each field. Every candidate app is scored in memory; MaxAppsSearch and MaxDBRowsPerApp
 // bound what survives that scoring.
 type Limits struct {
-	MaxQueryTokens      int // prompt terms per clause (synonyms aside); default 10
+	MaxQueryTokens      int // prompt terms per clause (synonyms aside); default 24
 	MaxAppsSearch       int // apps that may appear in a hint; default 12
 	MaxDBRowsPerApp     int // candidates kept per app and clause before the final cut; default 100
 	MaxActionsPerApp    int // actions listed per app; default 6
@@ -418,7 +418,6 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	src, priors, sem := b.sources(ctx, st, req, pa, metas)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
 		b.rank(req, pa, metas, src, priors, res)
-		b.paramHints(prompt, metas, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list

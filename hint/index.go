@@ -39,6 +39,10 @@ type appIndex struct {
 	objects []string
 	// verbs are the actions' main verb classes.
 	verbs []string
+	// appTerms are the stems of the app's own name, a field of each of its actions.
+	appTerms []string
+	// lens are the sums of the actions' key, description and parameter field lengths.
+	lens fieldLens
 }
 
 func newTermIndex() *termIndex {
@@ -79,6 +83,8 @@ func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMe
 	for i := range run {
 		ix.verbs[i], _ = an.MainVerb(run[i].SlugTerms)
 	}
+	ix.appTerms = an.SlugTerms(app, "")
+	ix.lens = sumFieldLens(run)
 	var params []string
 	for i := range run {
 		params = paramTerms(an, run[i].Params, params[:0])

@@ -26,17 +26,12 @@ func dictateWords() []string {
 // parameters first, then those whose names the prompt mentions (a word of the name, as
 // stemmed, is a term of the prompt: "the text", "in the channel"; the content field, text or
 // body, of a prompt that dictates what to write), then the rest in the
-// catalogue's order, at most Limits.MaxParamsPerAction. The catalogue's own order is
+// catalogue's order, at most Limits.MaxParamsPerAction. hinted are the matches' indexes in
+// metas, in order, for those that carry parameter hints. The catalogue's own order is
 // often alphabetical, which would otherwise show as_user and attachments before the text
 // of a message the prompt dictates.
-func (b *Builder) paramHints(prompt string, metas []cache.ActionMeta, res *Result) {
-	want := map[string]int{} // action -> index in res.Matches
-	for i, m := range res.Matches {
-		if len(m.Params) > 0 {
-			want[m.Action] = i
-		}
-	}
-	if len(want) == 0 {
+func (b *Builder) paramHints(prompt string, metas []cache.ActionMeta, hinted []int32, res *Result) {
+	if len(hinted) == 0 {
 		return
 	}
 	terms := b.an.Terms(prompt, 64)
@@ -58,12 +53,13 @@ func (b *Builder) paramHints(prompt string, metas []cache.ActionMeta, res *Resul
 		}
 		return false
 	}
-	for _, meta := range metas {
-		i, ok := want[meta.Action]
-		if !ok {
+	k := 0
+	for i := range res.Matches {
+		if len(res.Matches[i].Params) == 0 || k >= len(hinted) {
 			continue
 		}
-		delete(want, meta.Action)
+		meta := &metas[hinted[k]]
+		k++
 		// Class 0: required, 1: mentioned, 2: the rest. One pass per class keeps the
 		// catalogue's order within each.
 		class := make([]int, len(meta.Params))

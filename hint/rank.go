@@ -362,7 +362,11 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		}
 		// The app's name is a field of each of its actions; a small app is about what its
 		// name says, so all its actions are matched when the name shares a term.
-		rn.appMask = lookup(b.an.SlugTerms(metas[start].App, ""))
+		if rn.ix != nil {
+			rn.appMask = lookup(rn.ix.appTerms)
+		} else {
+			rn.appMask = lookup(b.an.SlugTerms(metas[start].App, ""))
+		}
 		if rn.appMask != 0 && end-start <= smallApp {
 			for i := start; i < end; i++ {
 				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
@@ -417,7 +421,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	for k := range r.table {
 		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
 	}
-	r.avg = avgFieldLens(metas)
+	r.avg = avgFieldLens(runs, metas)
 	r.recall = b.promptRecall(r, sc, &idf)
 	r.lists = make([][]cand, len(r.clauses))
 	found := false
@@ -1038,11 +1042,13 @@ func (b *Builder) rank(req Request, pa *analysis, metas []cache.ActionMeta, src 
 		return
 	}
 	res.Capabilities = r.caps
-	b.fill(r, &b.weights, res)
+	hinted := b.fill(r, &b.weights, res)
+	b.paramHints(pa.prompt, metas, hinted, res)
 }
 
-// fill lists the actions of r ranked with w into res.
-func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
+// fill lists the actions of r ranked with w into res. It returns, for the matches that
+// carry parameter hints, their index in r.metas (in the order of res.Matches).
+func (b *Builder) fill(r *ranking, w *Weights, res *Result) (hinted []int32) {
 	lim := b.limits
 	ld := newLead()
 	b.list(r, w, func(c *cand, score float64, ci int) {
@@ -1071,12 +1077,13 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 		}
 		if len(res.Matches) < lim.MaxParamHintActions && len(m.Params) > 0 {
 			match.Params = m.Params[:min(len(m.Params), lim.MaxParamsPerAction)]
+			hinted = append(hinted, c.i)
 		}
 		res.Matches = append(res.Matches, match)
 		res.MatchedActions = append(res.MatchedActions, m.Action)
 	})
 	if len(res.Matches) == 0 {
-		return
+		return nil
 	}
 	res.Strategy = res.Matches[0].Tier
 	res.Confident = ld.confident(r, w)
@@ -1093,6 +1100,7 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) {
 	default:
 		res.Reason = "the best match is not close enough to be sure"
 	}
+	return hinted
 }
 
 // list calls emit for each action r lists with weights w, in order, within the limits: at

@@ -42,8 +42,8 @@ const (
 // fieldLens holds the average field lengths of the actions in scope.
 type fieldLens struct{ key, desc, param float64 }
 
-// avgFieldLens returns the average key, description and parameter field lengths of metas.
-func avgFieldLens(metas []cache.ActionMeta) fieldLens {
+// sumFieldLens returns the sums of the key, description and parameter field lengths of metas.
+func sumFieldLens(metas []cache.ActionMeta) fieldLens {
 	var l fieldLens
 	for i := range metas {
 		k, d, p := actionFieldLens(&metas[i])
@@ -51,9 +51,27 @@ func avgFieldLens(metas []cache.ActionMeta) fieldLens {
 		l.desc += d
 		l.param += p
 	}
-	n := float64(max(1, len(metas)))
-	l.key, l.desc, l.param = max(1, l.key/n), max(1, l.desc/n), max(1, l.param/n)
 	return l
+}
+
+// avgFieldLens returns the average key, description and parameter field lengths of the
+// actions of runs (from their indexes' sums where they have one).
+func avgFieldLens(runs []run, metas []cache.ActionMeta) fieldLens {
+	var l fieldLens
+	n := 0
+	for ri := range runs {
+		rn := &runs[ri]
+		s := fieldLens{}
+		if rn.ix != nil {
+			s = rn.ix.lens
+		} else {
+			s = sumFieldLens(metas[rn.start:rn.end])
+		}
+		l.key, l.desc, l.param = l.key+s.key, l.desc+s.desc, l.param+s.param
+		n += rn.end - rn.start
+	}
+	nf := float64(max(1, n))
+	return fieldLens{key: max(1, l.key/nf), desc: max(1, l.desc/nf), param: max(1, l.param/nf)}
 }
 
 func actionFieldLens(m *cache.ActionMeta) (key, desc, param float64) {
