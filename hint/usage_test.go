@@ -118,8 +118,9 @@ func TestUsageOffIsIdentical(t *testing.T) {
 	}
 }
 
-// TestUsageReorders: the workspace's record puts the action it uses before its sibling,
-// Match.Usage shows the prior's share, and failed calls count against an action.
+// TestUsageReorders: the workspace's record puts the action it uses for requests of much
+// the same words before its sibling, Match.Usage shows the prior's share, failed calls
+// count against an action, and use for requests of other words changes nothing.
 func TestUsageReorders(t *testing.T) {
 	st := usageStore()
 	req := hint.Request{Prompt: "list the emails in my mailbox", WorkspaceID: "ws"}
@@ -132,8 +133,15 @@ func TestUsageReorders(t *testing.T) {
 		t.Fatalf("lexical ranking lists %v: the test needs two Gmail siblings first", base.MatchedActions)
 	}
 
+	// Calls from requests of other words are no evidence for this one.
+	unrelated := cache.NewMemory()
+	use(t, unrelated, second, "check the inbox", true, 5)
+	if got := buildWith(t, usageBuilder(unrelated), st, req); got.MatchedActions[0] != first {
+		t.Errorf("with %s used for other requests, listed %v; want %s still first", second, got.MatchedActions, first)
+	}
+
 	rec := cache.NewMemory()
-	use(t, rec, second, "check the inbox", true, 5)
+	use(t, rec, second, "list the emails in the inbox", true, 5)
 	got := buildWith(t, usageBuilder(rec), st, req)
 	if got.MatchedActions[0] != second {
 		t.Errorf("with %s used, listed %v; want it first", second, got.MatchedActions)
@@ -146,7 +154,7 @@ func TestUsageReorders(t *testing.T) {
 	}
 
 	failing := cache.NewMemory()
-	use(t, failing, first, "check the inbox", false, 5)
+	use(t, failing, first, "list the emails in the inbox", false, 5)
 	down := buildWith(t, usageBuilder(failing), st, req)
 	m, ok := matchOf(down, first)
 	b0, _ := matchOf(base, first)
