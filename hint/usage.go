@@ -23,11 +23,15 @@ type UsageReader interface {
 }
 
 // UsageConfig turns on priors learnt from each workspace's record of use (Config.Usage).
-// For a request with a WorkspaceID, Build reads the workspace's record and adds two
-// bounded features to the candidates the lexical ranking found: how well the workspace's
-// calls of the action went (successes for, failures against, recent ones weighing more),
-// and how strongly the request's terms led to the action before. An action the lexical
-// ranking did not find is listed only when its learnt terms cover much of the request.
+// For a request with a WorkspaceID, Build reads the workspace's record and adds features to
+// the candidates: how well the workspace's calls of the action went (successes for,
+// failures against, recent ones weighing more; counted only where much of the clause's terms
+// led to the action before), how strongly and how much of the request's terms led to it,
+// and how surely the request repeats earlier successful calls of it. A near repeat (the
+// request shares at least half of its and the calls' IDF-weighted terms) lifts the action
+// into the candidates; an exact repeat (0.8) leads its clause and the hint, and makes the
+// hint's probability at least 0.9 times how surely it repeats. An action otherwise missing
+// from the lexical ranking is listed only when its learnt terms cover much of the request.
 // Priors never put an action before the actions of an app the request names, and never
 // bring a destructive action into a request that does not ask to destroy. It is plain data
 // but for Reader.

@@ -354,3 +354,59 @@ func TestUsageTermsDirect(t *testing.T) {
 		t.Errorf("after %s's calls failed: usage share %.3f for it, %.3f for %s; want it negative and below", a, ua, ub, b)
 	}
 }
+
+// TestUsageRepeats: a request that repeats an earlier successful call names its action
+// first, with confidence when the repeat is exact; a near repeat leads without claiming
+// to be sure; failures take the lesson away; and another workspace learns nothing.
+func TestUsageRepeats(t *testing.T) {
+	type call struct {
+		action, prompt string
+		ok             bool
+		n              int
+	}
+	for _, tc := range []struct {
+		name           string
+		prompt         string
+		calls          []call
+		first          string // "" when the list must be the lexical one
+		confident      bool
+		minProbability float64
+	}{
+		{name: "exact repeat of a sibling", prompt: "list the emails in my mailbox",
+			calls: []call{{"GMAIL_LIST_THREADS", "list the emails in my mailbox", true, 1}}, first: "GMAIL_LIST_THREADS", confident: true, minProbability: 0.9},
+		{name: "exact repeat of an action sharing no word", prompt: "nudge me about the dentist tomorrow",
+			calls: []call{{"TODOIST_CREATE_TASK", "nudge me about the dentist tomorrow", true, 1}}, first: "TODOIST_CREATE_TASK", confident: true, minProbability: 0.9},
+		{name: "near repeat", prompt: "nudge me about the dentist tomorrow",
+			calls: []call{{"TODOIST_CREATE_TASK", "nudge me about the dentist on monday", true, 1}}, first: "TODOIST_CREATE_TASK"},
+		{name: "failures outweigh a success", prompt: "nudge me about the dentist tomorrow",
+			calls: []call{{"TODOIST_CREATE_TASK", "nudge me about the dentist tomorrow", true, 1}, {"TODOIST_CREATE_TASK", "nudge me about the dentist tomorrow", false, 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := usageStore()
+			st.connections["other"] = st.connections["ws"]
+			req := hint.Request{Prompt: tc.prompt, WorkspaceID: "ws"}
+			plain := buildWith(t, hint.New(hint.Config{}), st, req)
+			rec := cache.NewMemory()
+			for _, c := range tc.calls {
+				use(t, rec, c.action, c.prompt, c.ok, c.n)
+			}
+			b := hint.New(hint.Config{Usage: &hint.UsageConfig{Reader: rec}})
+			got := buildWith(t, b, st, req)
+			switch {
+			case tc.first == "":
+				if diff := cmp.Diff(plain.MatchedActions, got.MatchedActions); diff != "" {
+					t.Errorf("listed (-without usage +with):\n%s", diff)
+				}
+			case len(got.MatchedActions) == 0 || got.MatchedActions[0] != tc.first:
+				t.Errorf("listed %v, want %s first", got.MatchedActions, tc.first)
+			}
+			if got.Confident != tc.confident || got.Probability < tc.minProbability {
+				t.Errorf("confident %t, probability %.3f; want %t, at least %.3f", got.Confident, got.Probability, tc.confident, tc.minProbability)
+			}
+			other := buildWith(t, b, st, hint.Request{Prompt: tc.prompt, WorkspaceID: "other"})
+			if diff := cmp.Diff(plain, other); diff != "" {
+				t.Errorf("another workspace's hint changed (-without usage +with ws's record):\n%s", diff)
+			}
+		})
+	}
+}

@@ -57,6 +57,9 @@ type RepeatReport struct {
 	// FailDemoted are those of Right whose hint no longer names an expected action first
 	// after three failed calls of it from the request.
 	FailDemoted int `json:"fail_demoted"`
+	// StillMissed are the ids of the missed requests no expected action leads after three
+	// calls.
+	StillMissed []string `json:"still_missed,omitempty"`
 }
 
 // OneShare is the share of missed requests an expected action leads after one call.
@@ -88,6 +91,7 @@ func (r RepeatReport) Add(o RepeatReport) RepeatReport {
 	r.Unrelated += o.Unrelated
 	r.Broken += o.Broken
 	r.FailDemoted += o.FailDemoted
+	r.StillMissed = append(slices.Clip(r.StillMissed), o.StillMissed...)
 	return r
 }
 
@@ -167,18 +171,25 @@ func RepeatCheck(ctx context.Context, st Store, cases []Case, opt RepeatOptions)
 			if err != nil {
 				return RepeatReport{}, err
 			}
-			for n, count := range map[int]*int{1: &rep.AfterOne, 3: &rep.AfterThree} {
+			for _, step := range []struct {
+				n     int
+				count *int
+			}{{1, &rep.AfterOne}, {3, &rep.AfterThree}} {
+				n, count := step.n, step.count
 				w := fmt.Sprintf("%s%d", prefix, n)
 				calls(w, want, true, n, terms)
 				res, err := build(withUsage, w)
 				if err != nil {
 					return RepeatReport{}, err
 				}
-				if firstRight(c, res.MatchedActions) {
+				switch {
+				case firstRight(c, res.MatchedActions):
 					*count++
 					if n == 1 && res.Confident {
 						rep.ConfidentOne++
 					}
+				case n == 3:
+					rep.StillMissed = append(rep.StillMissed, c.ID)
 				}
 			}
 			after, err := build(withUsage, other)

@@ -35,7 +35,7 @@ func TestRepeatCheck(t *testing.T) {
 		}
 		var buf bytes.Buffer
 		rep.Print(&buf, path[strings.LastIndexByte(path, '/')+1:])
-		t.Log(strings.TrimSpace(buf.String()))
+		t.Log(strings.TrimSpace(buf.String()), "; still missed:", rep.StillMissed)
 		total = total.Add(rep)
 	}
 	if s := total.OneShare(); s < 0.80 {
