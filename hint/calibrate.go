@@ -24,6 +24,13 @@ const (
 	numEvidence
 )
 
+// repeatP is what an exact repeat of successful calls says: when the request repeats the
+// earlier successful calls of its first action (usage_repeat's feature at least exactAt),
+// the probability that the action is right is at least repeatP times how surely it repeats
+// them. One successful call from the very same words gives 0.9, which makes the hint
+// confident; a sibling the same words also led to, or failures, lower it.
+const repeatP = 0.9
+
 // maxMargin caps the margin evidence.
 const maxMargin = 10
 

@@ -86,14 +86,18 @@
 // Identity; [Request.Identity] goes the other way.
 //
 // Hints can learn from use ([Config.Usage], [UsageConfig]): for a request with a
-// workspace, two bounded features come from the workspace's record of use (package cache,
-// written by executor.UsageRecorder): how the workspace's calls of each action went, recent
-// ones weighing more and failures counting against, and how much of the clause's term
-// weight earlier calls with the same terms ([PromptTerms]) led to it. They
-// reorder the candidates the lexical ranking found and add one only when its learnt terms
-// cover much of the clause; the named-app order and the destructive gate apply to them as
-// to every candidate, and [Match.Usage] shows their share of the score. Without a record
-// or a workspace, every hint is the lexical one.
+// workspace, features of the ordering come from the workspace's record of use (package
+// cache, written by executor.UsageRecorder): how the workspace's calls of each action went
+// (recent ones weighing more, failures counting against; only where much of the clause's
+// words led to the action), how much of the clause's term weight earlier calls with the same
+// terms ([PromptTerms]) led to it, and whether the request repeats earlier successful calls
+// of it. A near repeat (most of the request's IDF-weighted terms shared with an earlier
+// call's) gets a strong prior; an exact repeat is listed first and may make the hint
+// confident ([Result.Probability] at least 0.9 times how surely it repeats). Such actions
+// are candidates though they share no word with the request, and are never cut from its
+// list; the named-app order and the destructive gate apply to them as to every candidate,
+// and [Match.Usage] shows their share of the score. Nothing crosses workspaces. Without a
+// record or a workspace, every hint is the lexical one.
 //
 // An optional [Observer] ([Config.Observer]) sees every Build start and end, with the
 // request, the result (strategy, matched actions), the error and the time taken, for

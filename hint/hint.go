@@ -400,10 +400,10 @@ func (b *Builder) storeFailed(ctx context.Context, req Request, apps []string, e
 
 // sources returns what the sources outside the lexical ranking say about metas for req:
 // the workspace's record of use (signals and priors) and the semantic tier.
-func (b *Builder) sources(ctx context.Context, st Store, req Request, pa *analysis, metas []cache.ActionMeta) (signalSource, *priorTable, semantic) {
+func (b *Builder) sources(ctx context.Context, st Store, req Request, pa *analysis, metas []cache.ActionMeta) (signalSource, *usageModel, semantic) {
 	sem := b.semanticSource(ctx, st, pa, metas)
-	usage, priors := b.usageSource(ctx, st, req)
-	return mergeSignals(usage, sem.src), priors, sem
+	usage, use := b.usageSource(ctx, st, req)
+	return mergeSignals(usage, sem.src), use, sem
 }
 
 // rankTiers runs the tiers in order, recovering from a panic in any of them. It returns
@@ -415,9 +415,9 @@ func (b *Builder) rankTiers(ctx context.Context, st Store, req Request, prompt s
 	}
 	metas = filterEnabled(metas, enabled)
 	pa := newAnalysis(prompt, apps)
-	src, priors, sem := b.sources(ctx, st, req, pa, metas)
+	src, use, sem := b.sources(ctx, st, req, pa, metas)
 	ok := b.safely(ctx, req, "ranked tiers", func() {
-		b.rank(req, pa, metas, src, priors, res)
+		b.rank(req, pa, metas, src, use, res)
 	})
 	if !ok || len(res.MatchedActions) == 0 {
 		// Nothing fits closely: say so and point the model at search, rather than list

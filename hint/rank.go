@@ -42,8 +42,11 @@ type cand struct {
 	// recallOnly says the action failed the clause's gate and is a candidate because BM25F
 	// ranks it among the clause's best.
 	recallOnly bool
-	mask       uint64 // table terms the action matched
-	f          [numFeatures]float32
+	// liftOnly says the action is a candidate only because an outside source lifts it: it
+	// shares no word with the clause and BM25F does not recall it.
+	liftOnly bool
+	mask     uint64 // table terms the action matched
+	f        [numFeatures]float32
 }
 
 // clauseInfo is one clause (or implied lookup step) as the ranking sees it.
@@ -172,6 +175,9 @@ type ranking struct {
 	// priors are, by action, the workspace's decayed record with it (successes count for,
 	// failures against; in (-1, 1)), the same for every clause; nil without a record of use.
 	priors *priorTable
+	// repeats are, by action, how surely the request repeats earlier successful calls of
+	// it (see usageModel.repeats); nil without a record of use or when it repeats none.
+	repeats map[string]float32
 	// outside holds every action any clause's signals or the priors speak of; nil with
 	// neither.
 	outside *slugSet
@@ -192,6 +198,7 @@ func (b *Builder) capObjects(c text.Clause, objStems []string) []string {
 // own, so that with no source every score is what the lexical ranking alone gives.
 type signal struct {
 	Learnt   float32 // how strongly the clause's terms have led to the action before; in [0, 1]
+	Cover    float32 // the share of the clause's term weight that has led to the action; in [0, 1]
 	Semantic float32 // similarity of the clause to the action's description; in [0, 1]
 	// Lift lets the action be a candidate although it shares no word with the clause.
 	Lift bool
@@ -229,16 +236,20 @@ func (a *analysis) get(an *text.Analyzer) text.Prompt {
 	return a.p
 }
 
-// rankPrepare matches the analysed prompt against metas. src and priors, either may be
-// nil, are what sources outside the lexical ranking say: per clause, and the workspace's
-// priors by action, for every clause.
+// rankPrepare matches the analysed prompt against metas. src and use, either may be nil,
+// are what sources outside the lexical ranking say: per clause, and the workspace's record
+// of use (its priors by action, and the earlier calls the request repeats), for every
+// clause.
 // sc is working memory the ranking may point into: it must outlive the ranking's use.
-func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMeta, sc *scratch, src signalSource, priors *priorTable) *ranking {
+func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMeta, sc *scratch, src signalSource, use *usageModel) *ranking {
 	p := pa.get(b.an)
 	if len(p.Clauses) == 0 || len(metas) == 0 {
 		return nil
 	}
-	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(pa.prompt, metas), priors: priors}
+	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(pa.prompt, metas)}
+	if use != nil {
+		r.priors = use.priors
+	}
 	n := len(metas)
 	sc.reset()
 	sc.slugM = grow(sc.slugM, n)
@@ -316,11 +327,11 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 			}
 		}
 	}
-	if priors != nil {
+	if r.priors != nil {
 		if r.outside == nil {
 			r.outside = new(slugSet)
 		}
-		for k, v := range priors.set {
+		for k, v := range r.priors.set {
 			r.outside[k] |= v
 		}
 	}
@@ -329,6 +340,9 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	}
 
 	ids := b.index.table(r.table)
+	// The words of the apps' names, for matching the request against earlier calls.
+	repeats := r.priors != nil && len(use.keys) > 0
+	var appWords []string
 	var lookup func(terms []string) uint64 // made for the first run without an index
 	var params []string
 	var df [maxTerms]int
@@ -362,10 +376,15 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		}
 		// The app's name is a field of each of its actions; a small app is about what its
 		// name says, so all its actions are matched when the name shares a term.
+		var appTerms []string
 		if rn.ix != nil {
-			rn.appMask = lookup(rn.ix.appTerms)
+			appTerms = rn.ix.appTerms
 		} else {
-			rn.appMask = lookup(b.an.SlugTerms(metas[start].App, ""))
+			appTerms = b.an.SlugTerms(metas[start].App, "")
+		}
+		rn.appMask = lookup(appTerms)
+		if repeats {
+			appWords = append(appWords, appTerms...)
 		}
 		if rn.appMask != 0 && end-start <= smallApp {
 			for i := start; i < end; i++ {
@@ -410,6 +429,9 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 			si++
 		}
 	}
+	if repeats {
+		r.liftRepeats(use, appWords)
+	}
 	// Actions an outside source lifts are candidates too, though they match no term.
 	if lifted := r.lifted(); len(lifted) > 0 {
 		sc.touched = liftInto(runs, sc.touched, lifted, sc, metas)
@@ -430,6 +452,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), false)
 		found = found || len(r.lists[ci]) > 0
 	}
+	r.homeRepeats()
 	if !found && !r.recipe {
 		// Nothing passes the gate (a vague prompt): the best guesses among actions that
 		// share any word with the prompt, which the hint will not be sure of.
@@ -438,6 +461,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 			info := &r.clauses[ci]
 			r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), true)
 		}
+		r.homeRepeats()
 	}
 	return r
 }
@@ -762,7 +786,8 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if !known {
 				appFeatures()
 			}
-			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all | rn.appMask&info.mask, recallOnly: recallOnly}
+			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all | rn.appMask&info.mask, recallOnly: recallOnly,
+				liftOnly: lift && all == 0 && !recalled}
 			if bmBest > 0 {
 				c.f[featBM25F] = float32(bm / bmBest)
 				if bm == bmBest {
@@ -845,11 +870,20 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			// Whether an outside source may speak of the action, from its slug's hash: most
 			// candidates are spared the lookups.
 			if r.outside != nil && r.outside.mayHaveHash(slugHash(m.Action)) {
-				if sig, ok := sigs[m.Action]; ok {
-					c.f[featLearnt], c.f[featSemantic] = sig.Learnt, sig.Semantic
+				sig, ok := sigs[m.Action]
+				if ok {
+					c.f[featLearnt], c.f[featCover], c.f[featSemantic] = sig.Learnt, sig.Cover, sig.Semantic
 				}
 				if r.priors != nil {
-					c.f[featPrior] = r.priors.m[m.Action]
+					if ci < len(r.clauses)-r.lookups {
+						c.f[featRepeat] = r.repeats[m.Action]
+					}
+					// The record with the action speaks for it only where much of the
+					// clause's terms led to it before: the use of a sibling for other
+					// requests leaves this one alone. Failures always count against it.
+					if p := r.priors.m[m.Action]; p < 0 || sig.Cover >= liftAt || c.f[featRepeat] > 0 {
+						c.f[featPrior] = p
+					}
 				}
 			}
 			c.f[featAppObject] = appObj
@@ -909,9 +943,12 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb, fa string, word, anyVerb 
 
 // scored is a candidate with its score for the weights in use.
 type scored struct {
-	cand   *cand
-	score  float64
-	earned float64 // the score without semantic similarity (see earned)
+	cand  *cand
+	score float64
+	// earned is the score without semantic similarity (see earned) and without what the
+	// workspace's record of use gives: the evidence of the action's words, which the
+	// list's cut reads.
+	earned float64
 }
 
 // rankSelect scores and cuts each clause's candidates with w, and interleaves the clauses'
@@ -921,6 +958,13 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 	kept := make([][]scored, len(r.clauses))
 	for ci := range r.clauses {
 		kept[ci] = r.keep(r.lists[ci], w, lim)
+	}
+	// An exact repeat of successful calls that leads its clause leads the hint, unless the
+	// request names another app first.
+	if ci := r.repeatLead(kept[:nStated]); ci >= 0 {
+		if !emit(kept[ci][0].cand, kept[ci][0].score, ci) {
+			return
+		}
 	}
 	// Interleave the clauses' rankings so each step surfaces its best actions first; the
 	// implied steps that find what a clause acts on take part with their best few, after
@@ -942,6 +986,22 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 	}
 }
 
+// repeatLead returns the stated clause whose first kept action is the surest exact repeat
+// (see usageModel.repeats), -1 when none is, or when the request names an app first and
+// the action is not of it.
+func (r *ranking) repeatLead(kept [][]scored) int {
+	lead, best := -1, float32(0)
+	for ci, k := range kept {
+		if len(k) > 0 && k[0].cand.f[featRepeat] >= exactAt && k[0].cand.f[featRepeat] > best {
+			lead, best = ci, k[0].cand.f[featRepeat]
+		}
+	}
+	if lead >= 0 && r.namesOtherApp(r.metas[kept[lead][0].cand.i].App) {
+		return -1
+	}
+	return lead
+}
+
 // keep scores a clause's candidates and keeps its best: the actions of an app the clause
 // names first, then by score; within keep_ratio of the top and above min_score.
 func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
@@ -955,7 +1015,7 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 				s += float64(v) * w.v[k]
 			}
 		}
-		e := earned(c, w, s)
+		e := earned(c, w, s) - usageScore(c, w)
 		out = append(out, scored{cand: c, score: s, earned: e})
 		if c.named {
 			bestNamed = max(bestNamed, e)
@@ -963,6 +1023,10 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 			best = max(best, e)
 		}
 	}
+	// Actions the workspace's history clearly leads to are never cut, and an exact repeat
+	// of a successful call leads its clause, after the actions of an app the clause names.
+	clearly := func(c *cand) bool { return c.f[featRepeat] > 0 || c.f[featCover] >= liftAt && c.f[featPrior] > 0 }
+	exact := func(c *cand) bool { return c.f[featRepeat] >= exactAt }
 	// Actions that cannot be kept need no sorting: the cut below keeps, of the other apps'
 	// actions, only those within keep_ratio of the clause's first action (the named app's
 	// best when it has any) once that scores above min_score.
@@ -974,7 +1038,7 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 		floor := keepRatio * best
 		kept := out[:0]
 		for _, c := range out {
-			if c.cand.named || c.earned >= floor {
+			if c.cand.named || c.earned >= floor || clearly(c.cand) {
 				kept = append(kept, c)
 			}
 		}
@@ -987,6 +1051,11 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 		switch {
 		case x.cand.named != y.cand.named:
 			if x.cand.named {
+				return -1
+			}
+			return 1
+		case exact(x.cand) != exact(y.cand):
+			if exact(x.cand) {
 				return -1
 			}
 			return 1
@@ -1009,9 +1078,9 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 		// Listed: within keep_ratio of the clause's best and above min_score. When even the
 		// best is below it, the best few are listed all the same: a weak guess, which the
 		// hint does not claim to be sure of, beats no answer. The cut reads earned scores,
-		// so that similarity, which reorders, never shortens a list.
+		// so that similarity and usage, which reorder, never shorten a list.
 		cut := c.earned < minScore || n > 0 && c.earned < keepRatio*first
-		if cut && !(first < minScore && n < minKeep) {
+		if cut && !(first < minScore && n < minKeep) && !clearly(c.cand) {
 			continue
 		}
 		app := metas[c.cand.i].App
@@ -1029,15 +1098,15 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 }
 
 // rank runs the capability / token tiers (or recipe matching) and fills res.
-// src and priors, when not nil, are what sources outside the lexical ranking say (see
+// src and use, when not nil, are what sources outside the lexical ranking say (see
 // rankPrepare).
-func (b *Builder) rank(req Request, pa *analysis, metas []cache.ActionMeta, src signalSource, priors *priorTable, res *Result) {
+func (b *Builder) rank(req Request, pa *analysis, metas []cache.ActionMeta, src signalSource, use *usageModel, res *Result) {
 	sc, _ := b.pool.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
 	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, pa, metas, sc, src, priors)
+	r := b.rankPrepare(req, pa, metas, sc, src, use)
 	if r == nil {
 		return
 	}
@@ -1064,7 +1133,7 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) (hinted []int32) {
 		}
 		step := r.step(ci)
 		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step,
-			Usage: round3(float64(c.f[featPrior])*w.v[featPrior] + float64(c.f[featLearnt])*w.v[featLearnt])}
+			Usage: round3(usageScore(c, w))}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {
 			match.Terms = append(match.Terms, r.table[bits.TrailingZeros64(mk)])
 		}
@@ -1174,19 +1243,26 @@ type lead struct {
 	app                      string
 	named, recallOnly, agree bool
 	capHit, verb             bool
+	// repeat is how surely the request repeats earlier successful calls of the first
+	// action (usage_repeat's feature).
+	repeat float64
 }
 
 func newLead() lead { return lead{second: math.Inf(-1), step: -1} }
 
 // see takes the next listed action.
 func (l *lead) see(r *ranking, w *Weights, c *cand, score float64, ci int) {
+	// The evidence is lexical: the calibration was fitted without usage, whose own say is
+	// the floor of an exact repeat (see probability).
+	lex := earned(c, w, score) - usageScore(c, w)
 	switch {
 	case l.n == 0:
-		l.first, l.step, l.app = earned(c, w, score), r.step(ci), r.metas[c.i].App
+		l.first, l.step, l.app = lex, r.step(ci), r.metas[c.i].App
 		l.named, l.recallOnly, l.agree = c.named, c.recallOnly, c.f[featBM25FTop] == 1
 		l.capHit, l.verb = c.capHit, c.f[featVerbSame] == 1
+		l.repeat = float64(c.f[featRepeat])
 	case l.second == math.Inf(-1) && r.step(ci) == l.step:
-		l.second = earned(c, w, score)
+		l.second = lex
 	}
 	l.n++
 }
@@ -1200,7 +1276,11 @@ func (l *lead) probability(r *ranking, w *Weights) float64 {
 	case len(r.explicit) > 0:
 		return 1
 	}
-	return probability(w, l.evidence(r))
+	p := probability(w, l.evidence(r))
+	if l.repeat >= exactAt {
+		p = max(p, repeatP*l.repeat)
+	}
+	return p
 }
 
 // confident reports whether the listed actions earn the strong directive: the request names
@@ -1531,6 +1611,76 @@ func (r *ranking) lifted() []string {
 		}
 	}
 	return out
+}
+
+// liftRepeats finds the earlier successful calls the request repeats (near or exact) in
+// the workspace's model, and lifts their actions into every stated clause: homeRepeats
+// keeps each in one. The words of the apps' names (appWords) count on neither side: a
+// record of use keeps the terms of a prompt read without its apps (PromptTerms), the
+// ranking reads it with them, and the two differ most in those words.
+func (r *ranking) liftRepeats(use *usageModel, appWords []string) {
+	nStated := len(r.clauses) - r.lookups
+	var terms []string
+	for ci := range r.clauses[:nStated] {
+		terms = usageTerms(r.clauses[ci].c, terms)
+	}
+	terms = slices.DeleteFunc(terms, func(t string) bool { return slices.Contains(appWords, t) })
+	r.repeats = use.repeats(terms[:min(len(terms), cache.MaxUsageTerms)], appWords)
+	if len(r.repeats) == 0 {
+		return
+	}
+	if r.lifts == nil {
+		r.lifts = make([][]string, len(r.clauses))
+	}
+	for a, v := range r.repeats {
+		if v < nearAt {
+			continue
+		}
+		for ci := range nStated {
+			if !slices.Contains(r.lifts[ci], a) {
+				r.lifts[ci] = append(r.lifts[ci], a)
+			}
+		}
+	}
+}
+
+// homeRepeats gives each action the request repeats to one stated clause: the one whose
+// words BM25F finds it best for (the first clause when none does). The other clauses drop
+// it when they hold it only as lifted, and read no repeat of it otherwise, so that one
+// earlier call does not lead every step.
+func (r *ranking) homeRepeats() {
+	nStated := len(r.clauses) - r.lookups
+	for a := range r.repeats {
+		home, best := 0, float32(-1)
+		for ci := range nStated {
+			for k := range r.lists[ci] {
+				c := &r.lists[ci][k]
+				if r.metas[c.i].Action == a && !c.liftOnly && c.f[featBM25F] > best {
+					home, best = ci, c.f[featBM25F]
+				}
+			}
+		}
+		for ci := range nStated {
+			if ci == home {
+				continue
+			}
+			r.lists[ci] = slices.DeleteFunc(r.lists[ci], func(c cand) bool { return c.liftOnly && r.metas[c.i].Action == a })
+			for k := range r.lists[ci] {
+				if c := &r.lists[ci][k]; r.metas[c.i].Action == a {
+					c.f[featRepeat] = 0
+				}
+			}
+		}
+	}
+}
+
+// usageScore is the part of c's score with w that the workspace's record of use gives.
+func usageScore(c *cand, w *Weights) float64 {
+	s := 0.0
+	for _, k := range [...]int{featPrior, featLearnt, featCover, featRepeat} {
+		s += float64(c.f[k]) * w.v[k]
+	}
+	return s
 }
 
 // liftInto adds to each run's touched actions those lifted that it does not hold yet, and

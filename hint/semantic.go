@@ -224,6 +224,7 @@ func mergeSignals(a, b signalSource) signalSource {
 		for k, v := range y {
 			s := out[k]
 			s.Learnt += v.Learnt
+			s.Cover += v.Cover
 			s.Semantic += v.Semantic
 			s.Lift = s.Lift || v.Lift
 			out[k] = s

@@ -42,7 +42,7 @@ func resultWith(t *testing.T, prompt string, src signalSource, priors map[string
 	t.Helper()
 	b := New(Config{})
 	metas := signalFixture()
-	r := b.rankPrepare(Request{AgentID: 1}, newAnalysis(prompt, []string{"gmail", "todoist"}), metas, &scratch{}, src, newPriorTable(priors))
+	r := b.rankPrepare(Request{AgentID: 1}, newAnalysis(prompt, []string{"gmail", "todoist"}), metas, &scratch{}, src, &usageModel{priors: newPriorTable(priors)})
 	var res Result
 	if r != nil {
 		b.fill(r, &b.weights, &res)

@@ -43,8 +43,8 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	metas = filterEnabled(metas, enabled)
 	// A scratch of its own: the trace keeps pointing into it.
 	pa := newAnalysis(prompt, apps)
-	src, priors, _ := b.sources(ctx, st, req, pa, metas)
-	t.r = b.rankPrepare(req, pa, metas, &scratch{}, src, priors)
+	src, use, _ := b.sources(ctx, st, req, pa, metas)
+	t.r = b.rankPrepare(req, pa, metas, &scratch{}, src, use)
 	return t, nil
 }
 

@@ -23,11 +23,15 @@ type UsageReader interface {
 }
 
 // UsageConfig turns on priors learnt from each workspace's record of use (Config.Usage).
-// For a request with a WorkspaceID, Build reads the workspace's record and adds two
-// bounded features to the candidates the lexical ranking found: how well the workspace's
-// calls of the action went (successes for, failures against, recent ones weighing more),
-// and how strongly the request's terms led to the action before. An action the lexical
-// ranking did not find is listed only when its learnt terms cover much of the request.
+// For a request with a WorkspaceID, Build reads the workspace's record and adds features to
+// the candidates: how well the workspace's calls of the action went (successes for,
+// failures against, recent ones weighing more; counted only where much of the clause's terms
+// led to the action before), how strongly and how much of the request's terms led to it,
+// and how surely the request repeats earlier successful calls of it. A near repeat (the
+// request shares at least half of its and the calls' IDF-weighted terms) lifts the action
+// into the candidates; an exact repeat (0.8) leads its clause and the hint, and makes the
+// hint's probability at least 0.9 times how surely it repeats. An action otherwise missing
+// from the lexical ranking is listed only when its learnt terms cover much of the request.
 // Priors never put an action before the actions of an app the request names, and never
 // bring a destructive action into a request that does not ask to destroy. It is plain data
 // but for Reader.
@@ -139,6 +143,25 @@ type usageModel struct {
 	// had, as much as the rarest.
 	idf    map[string]float64
 	unseen float64
+	// keys are the distinct sets of terms the calls were made with, and keyOf, per term,
+	// the keys that hold it: what repeats matches a request against.
+	keys  []repeatKey
+	keyOf map[string][]uint16
+}
+
+// repeatKey is one set of terms calls were made with: their decayed weight, and the net
+// weight (successes minus failures) of each action they called.
+type repeatKey struct {
+	terms  []string // sorted, each once
+	weight float64  // sum of the terms' IDF
+	mass   float32  // decayed weight of the calls
+	nets   []actionNet
+}
+
+// actionNet is an action's net decayed weight among the calls of a repeatKey.
+type actionNet struct {
+	id  uint8 // in usageModel.actions
+	net float32
 }
 
 // termAction is an action calls with a term led to: the decayed net weight (successes
@@ -157,16 +180,26 @@ const (
 	maxPriorActions = 256
 	maxTermActions  = 16
 	minLearnt       = 0.01
+	maxRepeatKeys   = 512
+)
+
+// Repeats: a request whose terms share at least nearAt of their IDF weight (over the
+// weight of both sets together) with the terms of earlier calls is a near repeat of them;
+// from exactAt, of an action those calls went well with, it is an exact repeat (see
+// usageModel.repeats).
+const (
+	nearAt  = 0.5
+	exactAt = 0.8
 )
 
 // An action's ID (termAction.id) is a uint8: this fails to compile when maxPriorActions
 // outgrows it.
 const _ = uint8(maxPriorActions - 1)
 
-// usageSource returns the signal source for req and the workspace's priors (shared by
-// every clause), nil when there are no priors for it (no workspace, no reader, an empty
-// record) or the record could not be read (logged).
-func (b *Builder) usageSource(ctx context.Context, st Store, req Request) (signalSource, *priorTable) {
+// usageSource returns the signal source for req and the workspace's model (its priors and
+// repeats, shared by every clause), nil when there are no priors for it (no workspace, no
+// reader, an empty record) or the record could not be read (logged).
+func (b *Builder) usageSource(ctx context.Context, st Store, req Request) (signalSource, *usageModel) {
 	u := b.usage
 	if u == nil || req.WorkspaceID == "" {
 		return nil, nil
@@ -186,7 +219,7 @@ func (b *Builder) usageSource(ctx context.Context, st Store, req Request) (signa
 	if m == nil || m.priors == nil {
 		return nil, nil
 	}
-	return m.signals, m.priors
+	return m.signals, m
 }
 
 // model returns the workspace's model, read anew when the kept one is older than Refresh.
@@ -231,6 +264,7 @@ func buildUsageModel(evs []cache.UsageEvent, now time.Time, cfg UsageConfig) *us
 	termMass := map[string]float64{}           // term -> weight of its calls
 	termCalls := map[string]int{}              // term -> number of its calls
 	calls := 0                                 // calls with terms
+	byKey := map[string]*keyTally{}
 	var terms []string
 	for pos, e := range evs {
 		age := max(now.Sub(e.At), 0)
@@ -253,7 +287,15 @@ func buildUsageModel(evs []cache.UsageEvent, now time.Time, cfg UsageConfig) *us
 		calls++
 		terms = append(terms[:0], e.Terms...)
 		slices.Sort(terms)
-		for _, term := range slices.Compact(terms) {
+		terms = slices.Compact(terms)
+		kt := byKey[strings.Join(terms, " ")]
+		if kt == nil {
+			kt = &keyTally{terms: slices.Clone(terms), net: map[string]float64{}}
+			byKey[strings.Join(terms, " ")] = kt
+		}
+		kt.mass += w
+		kt.net[e.Action] += sign * w
+		for _, term := range terms {
 			net := termNet[term]
 			if net == nil {
 				net = map[string]float64{}
@@ -305,7 +347,121 @@ func buildUsageModel(evs []cache.UsageEvent, now time.Time, cfg UsageConfig) *us
 		m.byTerm[term] = tas[:min(len(tas), maxTermActions)]
 	}
 	m.priors = newPriorTable(priors)
+	m.addKeys(byKey, ids)
 	return m
+}
+
+// keyTally is what the calls made with one set of terms add up to, decayed: their
+// weight, and each action's net weight (successes minus failures).
+type keyTally struct {
+	terms []string
+	mass  float64
+	net   map[string]float64
+}
+
+// addKeys keeps the heaviest maxRepeatKeys of byKey, each with the nets of the actions with
+// a prior (ids), and indexes them by term.
+func (m *usageModel) addKeys(byKey map[string]*keyTally, ids map[string]uint8) {
+	keys := make([]*keyTally, 0, len(byKey))
+	for _, k := range byKey {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y *keyTally) int {
+		if c := cmp.Compare(y.mass, x.mass); c != 0 {
+			return c
+		}
+		return slices.Compare(x.terms, y.terms)
+	})
+	m.keyOf = map[string][]uint16{}
+	for _, k := range keys[:min(len(keys), maxRepeatKeys)] {
+		rk := repeatKey{terms: k.terms, mass: float32(k.mass)}
+		for _, t := range k.terms {
+			rk.weight += m.idf[t]
+		}
+		for a, v := range k.net {
+			if id, ok := ids[a]; ok && v != 0 {
+				rk.nets = append(rk.nets, actionNet{id: id, net: float32(v)})
+			}
+		}
+		slices.SortFunc(rk.nets, func(x, y actionNet) int { return cmp.Compare(x.id, y.id) })
+		for _, t := range k.terms {
+			m.keyOf[t] = append(m.keyOf[t], uint16(len(m.keys)))
+		}
+		m.keys = append(m.keys, rk)
+	}
+}
+
+// repeats returns, for a request of terms (each once), the actions it repeats and how
+// surely, in (0, 1]. A key (the terms of earlier calls) is near when the IDF weight of the
+// terms it shares with the request is at least nearAt of that of both together. An action's
+// value is the overlap of its nearest key with a positive net, times its share of the near
+// keys' calls (each key counting by its overlap, failures against): one successful call
+// with the very terms gives 1; a sibling the same requests went to as often halves it;
+// failures take it away. The keys' terms among skip count on neither side. Nil when
+// nothing is near.
+func (m *usageModel) repeats(terms, skip []string) map[string]float32 {
+	if m == nil || len(m.keys) == 0 {
+		return nil
+	}
+	var inter [maxRepeatKeys]float64
+	var touched []uint16
+	total := 0.0
+	for _, t := range terms {
+		idf := m.termIDF(t)
+		total += idf
+		for _, k := range m.keyOf[t] {
+			if inter[k] == 0 {
+				touched = append(touched, k)
+			}
+			inter[k] += idf
+		}
+	}
+	var best, num [maxPriorActions]float32
+	var seen []uint8
+	den := float32(0)
+	for _, k := range touched {
+		key := &m.keys[k]
+		weight := key.weight
+		for _, t := range key.terms {
+			if slices.Contains(skip, t) {
+				weight -= m.idf[t]
+			}
+		}
+		ov := float32(inter[k] / (total + weight - inter[k]))
+		if ov < nearAt {
+			continue
+		}
+		den += ov * key.mass
+		for _, an := range key.nets {
+			if best[an.id] == 0 && num[an.id] == 0 {
+				seen = append(seen, an.id)
+			}
+			num[an.id] += ov * an.net
+			if an.net > 0 {
+				best[an.id] = max(best[an.id], ov)
+			}
+		}
+	}
+	var out map[string]float32
+	for _, id := range seen {
+		if best[id] == 0 || num[id] <= 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]float32{}
+		}
+		out[m.actions[id]] = best[id] * min(num[id]/den, 1)
+	}
+	return out
+}
+
+// termIDF returns how rare t is among the calls; a term no call had is as rare as the
+// rarest.
+func (m *usageModel) termIDF(t string) float64 {
+	if idf, ok := m.idf[t]; ok {
+		return idf
+	}
+	return m.unseen
 }
 
 // signals is the model's signalSource: for the actions the clause's terms led to before,
@@ -313,15 +469,12 @@ func buildUsageModel(evs []cache.UsageEvent, now time.Time, cfg UsageConfig) *us
 // calls that went to the action. A term no call had weighs as much as the rarest, so a
 // clause of new words learns little.
 func (m *usageModel) signals(_ string, terms []string) map[string]signal {
-	var learnt [maxPriorActions]float32
+	var learnt, cover [maxPriorActions]float32
 	var seen [maxPriorActions]uint8 // the IDs learnt holds, in order
 	ns := 0
 	var total float64
 	for _, t := range terms {
-		idf, ok := m.idf[t]
-		if !ok {
-			idf = m.unseen
-		}
+		idf := m.termIDF(t)
 		total += idf
 		for _, ta := range m.byTerm[t] {
 			if learnt[ta.id] == 0 {
@@ -329,6 +482,7 @@ func (m *usageModel) signals(_ string, terms []string) map[string]signal {
 				ns++
 			}
 			learnt[ta.id] += float32(idf) * ta.share
+			cover[ta.id] += float32(idf)
 		}
 	}
 	var out map[string]signal
@@ -341,7 +495,7 @@ func (m *usageModel) signals(_ string, terms []string) map[string]signal {
 			out = make(map[string]signal, ns)
 		}
 		a := m.actions[id]
-		out[a] = signal{Learnt: v, Lift: v >= liftAt && m.priors.m[a] > 0}
+		out[a] = signal{Learnt: v, Cover: min(cover[id]/float32(total), 1), Lift: v >= liftAt && m.priors.m[a] > 0}
 	}
 	return out
 }

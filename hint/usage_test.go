@@ -118,8 +118,9 @@ func TestUsageOffIsIdentical(t *testing.T) {
 	}
 }
 
-// TestUsageReorders: the workspace's record puts the action it uses before its sibling,
-// Match.Usage shows the prior's share, and failed calls count against an action.
+// TestUsageReorders: the workspace's record puts the action it uses for requests of much
+// the same words before its sibling, Match.Usage shows the prior's share, failed calls
+// count against an action, and use for requests of other words changes nothing.
 func TestUsageReorders(t *testing.T) {
 	st := usageStore()
 	req := hint.Request{Prompt: "list the emails in my mailbox", WorkspaceID: "ws"}
@@ -132,8 +133,15 @@ func TestUsageReorders(t *testing.T) {
 		t.Fatalf("lexical ranking lists %v: the test needs two Gmail siblings first", base.MatchedActions)
 	}
 
+	// Calls from requests of other words are no evidence for this one.
+	unrelated := cache.NewMemory()
+	use(t, unrelated, second, "check the inbox", true, 5)
+	if got := buildWith(t, usageBuilder(unrelated), st, req); got.MatchedActions[0] != first {
+		t.Errorf("with %s used for other requests, listed %v; want %s still first", second, got.MatchedActions, first)
+	}
+
 	rec := cache.NewMemory()
-	use(t, rec, second, "check the inbox", true, 5)
+	use(t, rec, second, "list the emails in the inbox", true, 5)
 	got := buildWith(t, usageBuilder(rec), st, req)
 	if got.MatchedActions[0] != second {
 		t.Errorf("with %s used, listed %v; want it first", second, got.MatchedActions)
@@ -146,7 +154,7 @@ func TestUsageReorders(t *testing.T) {
 	}
 
 	failing := cache.NewMemory()
-	use(t, failing, first, "check the inbox", false, 5)
+	use(t, failing, first, "list the emails in the inbox", false, 5)
 	down := buildWith(t, usageBuilder(failing), st, req)
 	m, ok := matchOf(down, first)
 	b0, _ := matchOf(base, first)
@@ -344,5 +352,61 @@ func TestUsageTermsDirect(t *testing.T) {
 	use(t, failing, b, ops, true, 3)
 	if ua, ub := usages(failing, "post a message to the design channel: the review moved to 3pm"); ua >= 0 || ub <= ua {
 		t.Errorf("after %s's calls failed: usage share %.3f for it, %.3f for %s; want it negative and below", a, ua, ub, b)
+	}
+}
+
+// TestUsageRepeats: a request that repeats an earlier successful call names its action
+// first, with confidence when the repeat is exact; a near repeat leads without claiming
+// to be sure; failures take the lesson away; and another workspace learns nothing.
+func TestUsageRepeats(t *testing.T) {
+	type call struct {
+		action, prompt string
+		ok             bool
+		n              int
+	}
+	for _, tc := range []struct {
+		name           string
+		prompt         string
+		calls          []call
+		first          string // "" when the list must be the lexical one
+		confident      bool
+		minProbability float64
+	}{
+		{name: "exact repeat of a sibling", prompt: "list the emails in my mailbox",
+			calls: []call{{"GMAIL_LIST_THREADS", "list the emails in my mailbox", true, 1}}, first: "GMAIL_LIST_THREADS", confident: true, minProbability: 0.9},
+		{name: "exact repeat of an action sharing no word", prompt: "nudge me about the dentist tomorrow",
+			calls: []call{{"TODOIST_CREATE_TASK", "nudge me about the dentist tomorrow", true, 1}}, first: "TODOIST_CREATE_TASK", confident: true, minProbability: 0.9},
+		{name: "near repeat", prompt: "nudge me about the dentist tomorrow",
+			calls: []call{{"TODOIST_CREATE_TASK", "nudge me about the dentist on monday", true, 1}}, first: "TODOIST_CREATE_TASK"},
+		{name: "failures outweigh a success", prompt: "nudge me about the dentist tomorrow",
+			calls: []call{{"TODOIST_CREATE_TASK", "nudge me about the dentist tomorrow", true, 1}, {"TODOIST_CREATE_TASK", "nudge me about the dentist tomorrow", false, 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := usageStore()
+			st.connections["other"] = st.connections["ws"]
+			req := hint.Request{Prompt: tc.prompt, WorkspaceID: "ws"}
+			plain := buildWith(t, hint.New(hint.Config{}), st, req)
+			rec := cache.NewMemory()
+			for _, c := range tc.calls {
+				use(t, rec, c.action, c.prompt, c.ok, c.n)
+			}
+			b := hint.New(hint.Config{Usage: &hint.UsageConfig{Reader: rec}})
+			got := buildWith(t, b, st, req)
+			switch {
+			case tc.first == "":
+				if diff := cmp.Diff(plain.MatchedActions, got.MatchedActions); diff != "" {
+					t.Errorf("listed (-without usage +with):\n%s", diff)
+				}
+			case len(got.MatchedActions) == 0 || got.MatchedActions[0] != tc.first:
+				t.Errorf("listed %v, want %s first", got.MatchedActions, tc.first)
+			}
+			if got.Confident != tc.confident || got.Probability < tc.minProbability {
+				t.Errorf("confident %t, probability %.3f; want %t, at least %.3f", got.Confident, got.Probability, tc.confident, tc.minProbability)
+			}
+			other := buildWith(t, b, st, hint.Request{Prompt: tc.prompt, WorkspaceID: "other"})
+			if diff := cmp.Diff(plain, other); diff != "" {
+				t.Errorf("another workspace's hint changed (-without usage +with ws's record):\n%s", diff)
+			}
+		})
 	}
 }

@@ -59,9 +59,13 @@ const (
 	featMainObject
 	featAppDesc
 	// Sources outside the lexical ranking, zero without them: the workspace's record with
-	// the action, the clause's terms having led to it before, semantic similarity.
+	// the action, the clause's terms having led to it before, the share of the clause's
+	// terms (by IDF) that led to it, how surely the request repeats earlier successful
+	// calls of it (see usageModel.repeats), semantic similarity.
 	featPrior
 	featLearnt
+	featCover
+	featRepeat
 	featSemantic
 	// The classifier's confidence in the action's capabilities.
 	featConfidence
@@ -110,7 +114,7 @@ var weightNames = [numWeights]string{
 	featCapability: "capability", featCapabilityOther: "capability_other",
 	featPluralList: "plural_list", featPluralByID: "plural_by_id", featIDGet: "id_get", featNameSearch: "name_search",
 	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
-	featPrior: "usage_prior", featLearnt: "usage_terms", featSemantic: "semantic",
+	featPrior: "usage_prior", featLearnt: "usage_terms", featCover: "usage_cover", featRepeat: "usage_repeat", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f",
 	paramKeepRatio: "keep_ratio", paramMinScore: "min_score",
@@ -159,7 +163,7 @@ func NeutralWeights() Weights {
 		featVerbSame: 1.5, featVerbFamily: 0.6, featVerbAddCreate: 1.2, featVerbRelated: 0, featVerbConflict: -1, featVerbNone: -0.2,
 		featCapability: 1.2, featCapabilityOther: -0.5, featPluralList: 0.4, featPluralByID: -0.4, featIDGet: 0.4, featNameSearch: 0.4,
 		featAppNamed: 1.5, featAppOther: -0.6, featAppObject: 0.5, featMainObject: 0.5, featAppDesc: 0.5,
-		featPrior: 1, featLearnt: 2, featSemantic: 1,
+		featPrior: 1, featLearnt: 2, featCover: 1, featRepeat: 6, featSemantic: 1,
 		featConfidence: 0.3, featUnexplained: -0.6,
 		featBM25F: 1, featBM25FTop: 0.5, featRecallOnly: -1, featPromptBM25F: 0.5,
 		paramKeepRatio: 0.4, paramMinScore: 0.3,

@@ -7,7 +7,7 @@
 //
 //	go run ./examples/selection -catalog ../shared/catalog/composio-actions.jsonl \
 //	    -eval ../shared/eval/dev-queries.jsonl [-misses] [-json] [-cv] [-fit -out hint/weights.json] \
-//	    [-train hint/hinteval/testdata/unseen.jsonl] [-replay]
+//	    [-train hint/hinteval/testdata/unseen.jsonl] [-replay] [-repeat hint/hinteval/testdata/unseen2.jsonl]
 //
 // -sets DIR scores every labelled set under DIR (each queries*.jsonl with its folder's
 // catalogue.jsonl, or -catalog for a folder without one, as ../shared/eval's dev set) and
@@ -28,6 +28,12 @@
 // the fold is scored without and with usage priors; it prints one line, the hit@1 gain, its
 // ceiling (the prompts whose top action is wrong and whose expected action another prompt
 // used) and the hit@5 change on prompts whose expected actions were never used.
+// -repeat FILES adds the repeat check (hinteval.RepeatCheck) on -eval and FILES
+// (comma-separated; "-" for -eval alone): for each request whose hint does not name an
+// expected action first, one (then three) successful calls of it from the request are
+// recorded in the request's own workspace and the request is asked again; it prints, per
+// file and for all, how often the expected action then comes first, leaks to another
+// workspace, right hints broken by another action's unrelated use, and what failed calls do.
 // -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
 // and the fifth is scored, for each fold; these are the figures that predict unseen apps.
 // -fit fits the weights on all the cases (and -train's) and writes them to -out; the
@@ -62,6 +68,7 @@ var (
 	explain    string
 	cv, fit    bool
 	replay     bool
+	repeat     string
 	ablate     bool
 	out, train string
 
@@ -82,6 +89,7 @@ func main() {
 	flag.StringVar(&explain, "explain", "", "print the hint and its explanations for the case with this id")
 	flag.BoolVar(&cv, "cv", false, "also run the app-grouped 5-fold cross-validation (weights fitted per fold)")
 	flag.BoolVar(&replay, "replay", false, "also run the usage replay: per app-grouped fold, the other folds' expected actions are recorded as a workspace's calls and the fold is scored with usage priors")
+	flag.StringVar(&repeat, "repeat", "", "also run the repeat check (hinteval.RepeatCheck) on -eval and these more labelled files (comma-separated): one successful call of a missed request's expected action in its workspace, then the same request again")
 	flag.BoolVar(&fit, "fit", false, "fit the weights on all the cases and write them to -out")
 	flag.StringVar(&out, "out", "", "where -fit writes the weights (JSON)")
 	flag.BoolVar(&ablate, "ablate", false, "cross-validate once per knowledge source with its weights held at zero (slow)")
@@ -222,6 +230,11 @@ func run(catalog, eval string, misses, asJSON bool) error {
 		}
 		rr.Print(os.Stdout)
 	}
+	if repeat != "" {
+		if err := runRepeat(ctx, st, eval, cases); err != nil {
+			return err
+		}
+	}
 	if misses {
 		fmt.Printf("\ncases with an expected action outside the top %d:\n", missAt)
 		for _, o := range rep.Outcomes {
@@ -245,6 +258,32 @@ func run(catalog, eval string, misses, asJSON bool) error {
 				o.Case.Prompt, o.Ranks, strings.Join(top, " "), o.Case.Expect)
 		}
 	}
+	return nil
+}
+
+// runRepeat prints the repeat check of the eval set and of each of -repeat's files, and of
+// all of them together.
+func runRepeat(ctx context.Context, st *cache.Memory, eval string, cases []hinteval.Case) error {
+	var total hinteval.RepeatReport
+	for i, path := range append([]string{eval}, strings.Split(repeat, ",")...) {
+		if path == "" || path == "-" {
+			continue
+		}
+		cs := cases
+		if i > 0 {
+			var err error
+			if cs, err = hinteval.ReadCasesFile(path); err != nil {
+				return err
+			}
+		}
+		rep, err := hinteval.RepeatCheck(ctx, st, cs, hinteval.RepeatOptions{})
+		if err != nil {
+			return err
+		}
+		rep.Print(os.Stdout, filepath.Base(path))
+		total = total.Add(rep)
+	}
+	total.Print(os.Stdout, "all")
 	return nil
 }
 
@@ -280,7 +319,7 @@ func runSets(dir, catalog string, asJSON bool) error {
 	if fit {
 		// Usage and semantic similarity are zero on these sets: their weights keep the
 		// shipped values (fitted in the replay setting, or by a host for its model).
-		start, kept := hint.NeutralWeights(), []string{"usage_prior", "usage_terms", "semantic"}
+		start, kept := hint.NeutralWeights(), []string{"usage_prior", "usage_terms", "usage_cover", "usage_repeat", "semantic"}
 		for _, name := range kept {
 			v, _ := hint.DefaultWeights().Get(name)
 			start = start.With(name, v)

@@ -52,6 +52,15 @@ type ReplayReport struct {
 // Gain is the change of hit@1 with usage recorded.
 func (r ReplayReport) Gain() float64 { return r.After.Hit1 - r.Before.Hit1 }
 
+// CeilingShare is the share of the ceiling the gain reaches: 1 when every prompt that
+// could gain did, 0 when the ceiling is 0.
+func (r ReplayReport) CeilingShare() float64 {
+	if r.Ceiling <= 0 {
+		return 0
+	}
+	return r.Gain() / r.Ceiling
+}
+
 // NeverUsedChange is the change of hit@5 with usage recorded on the prompts whose expected
 // actions were never used.
 func (r ReplayReport) NeverUsedChange() float64 {
@@ -60,9 +69,9 @@ func (r ReplayReport) NeverUsedChange() float64 {
 
 // Print writes the report as one line.
 func (r ReplayReport) Print(w io.Writer) {
-	fmt.Fprintf(w, "replay: hit@1 gain %.3f (ceiling %.3f; %.3f -> %.3f, hit@5 %.3f -> %.3f on %d prompts, %d calls; "+
+	fmt.Fprintf(w, "replay: hit@1 gain %.3f (ceiling %.3f, %.0f%% of it reached; %.3f -> %.3f, hit@5 %.3f -> %.3f on %d prompts, %d calls; "+
 		"never-used gold: %d prompts, hit@5 %.3f -> %.3f, change %+.3f; other folds' calls only: hit@1 %.3f, hit@5 %.3f, ceiling %.3f)\n",
-		r.Gain(), r.Ceiling, r.Before.Hit1, r.After.Hit1, r.Before.Hit5, r.After.Hit5, r.Before.Cases, r.Calls,
+		r.Gain(), r.Ceiling, 100*r.CeilingShare(), r.Before.Hit1, r.After.Hit1, r.Before.Hit5, r.After.Hit5, r.Before.Cases, r.Calls,
 		r.NeverUsedBefore.Cases, r.NeverUsedBefore.Hit5, r.NeverUsedAfter.Hit5, r.NeverUsedChange(),
 		r.OtherFolds.Hit1, r.OtherFolds.Hit5, r.OtherFoldsCeiling)
 }
@@ -117,7 +126,8 @@ func Replay(ctx context.Context, st Store, cases []Case, opt ReplayOptions) (Rep
 	return rep, nil
 }
 
-// FitUsage fits the weights of usage priors (usage_prior, usage_terms) to cases in
+// FitUsage fits the weights of usage priors (usage_prior, usage_terms, usage_cover,
+// usage_repeat) to cases in
 // Replay's setting, each prompt with every other prompt's calls recorded; every other
 // weight keeps its value in start, which Nil means hint.DefaultWeights().
 func FitUsage(ctx context.Context, st Store, cases []Case, start *hint.Weights, opt ReplayOptions) (hint.Weights, FitReport, error) {
@@ -126,7 +136,7 @@ func FitUsage(ctx context.Context, st Store, cases []Case, start *hint.Weights, 
 		w = *start
 	}
 	cfg, _, ws := replaySetup(st, cases, opt)
-	fitted := []string{"usage_prior", "usage_terms"}
+	fitted := []string{"usage_prior", "usage_terms", "usage_cover", "usage_repeat"}
 	var freeze []string
 	for _, n := range hint.WeightNames() {
 		if !slices.Contains(fitted, n) {

@@ -51,6 +51,9 @@ func TestReplay(t *testing.T) {
 	if d := rep.OtherFolds.Hit5 - rep.Before.Hit5; d < -0.01 {
 		t.Errorf("other folds' calls change held-out hit@5 by %.3f, want at least -0.01", d)
 	}
+	if s := rep.CeilingShare(); s < 0 || s > 1+1e-9 {
+		t.Errorf("share of the ceiling reached %.3f, want in [0, 1]", s)
+	}
 	var buf bytes.Buffer
 	rep.Print(&buf)
 	if !strings.HasPrefix(buf.String(), "replay: hit@1 gain ") || strings.Count(buf.String(), "\n") != 1 {
