@@ -424,8 +424,16 @@ func segments(s string, addressee func(head string) bool, wk *work) []segment {
 		if r == ':' && i > 0 && i+1 < len(s) && s[i+1] == ' ' && unicode.IsLetter(rune(s[i-1])) &&
 			(i-last > maxAddresseeLen || !addressee(s[last:i])) {
 			out = append(out, segment{text: s[last:i]})
-			out = append(out, segment{text: s[i+1:], content: true})
-			return out
+			// The body runs to the end, or to a sentence that opens the next step ("…
+			// 90°C. Then, estimate the shrinkage"): a list of details after a colon does
+			// not swallow the steps after it.
+			end := nextStep(s, i+1, wk)
+			out = append(out, segment{text: s[i+1 : end], content: true})
+			if end == len(s) {
+				return out
+			}
+			i, last = end, end
+			continue
 		}
 		i += n
 	}
@@ -433,6 +441,30 @@ func segments(s string, addressee func(head string) bool, wk *work) []segment {
 		out = append(out, segment{text: s[last:]})
 	}
 	return out
+}
+
+// nextStep returns the index, from from on, of the end of the sentence before the first one
+// that opens with a joining word ("Then, …", "Finally …", "Also …"), or len(s) when none
+// does.
+func nextStep(s string, from int, wk *work) int {
+	for j := from; j < len(s)-1; j++ {
+		wk.scanned++
+		if c := s[j]; (c != '.' && c != '!' && c != '?') || s[j+1] != ' ' {
+			continue
+		}
+		k := j + 1
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		e := k
+		for e < len(s) && e-k <= maxJoinerLen && unicode.IsLetter(rune(s[e])) {
+			e++
+		}
+		if e > k && e-k <= maxJoinerLen && isJoiner(strings.ToLower(s[k:e])) {
+			return j // the sentence's end stays with the instruction text: a hard boundary
+		}
+	}
+	return len(s)
 }
 
 func openQuote(s string, i int, r rune) (rune, bool) {
@@ -681,6 +713,9 @@ func (a *Analyzer) substantialAt(toks []token, k int, wk *work) bool {
 	}
 	return false
 }
+
+// maxJoinerLen is the length of the longest joining word.
+const maxJoinerLen = len("afterwards")
 
 func isJoiner(w string) bool {
 	switch w {
