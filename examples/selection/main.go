@@ -34,6 +34,15 @@
 // recorded in the request's own workspace and the request is asked again; it prints, per
 // file and for all, how often the expected action then comes first, leaks to another
 // workspace, right hints broken by another action's unrelated use, and what failed calls do.
+// With -fit, -repeat FILES instead fits the weights of repeats alone (hinteval.FitRepeat) in the
+// repeat check's setting on -eval's requests (and -train's), then runs the check on FILES,
+// kept out of the fit, with the shipped weights and with the fitted ones; it writes the
+// fitted weights to -out only when those held-out figures meet the repeat bar (80% right
+// first after one call, 90% after three, no leak, at most 2% of right hints broken):
+//
+//	go run ./examples/selection -eval ../shared/eval/dev-queries.jsonl -fit \
+//	    -repeat hint/hinteval/testdata/unseen2.jsonl -out hint/weights.json
+//
 // -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
 // and the fifth is scored, for each fold; these are the figures that predict unseen apps.
 // -fit fits the weights on all the cases (and -train's) and writes them to -out; the
@@ -178,6 +187,9 @@ func run(catalog, eval string, misses, asJSON bool) error {
 	if ablate {
 		return runAblation(ctx, st, cases, extra)
 	}
+	if fit && repeat != "" {
+		return fitRepeat(ctx, st, cases, extra)
+	}
 	if fit && replay {
 		// Only the usage weights, in the replay setting; the lexical ones stay.
 		w, frep, err := hinteval.FitUsage(ctx, st, append(slices.Clip(cases), extra...), nil, hinteval.ReplayOptions{})
@@ -264,27 +276,61 @@ func run(catalog, eval string, misses, asJSON bool) error {
 // runRepeat prints the repeat check of the eval set and of each of -repeat's files, and of
 // all of them together.
 func runRepeat(ctx context.Context, st *cache.Memory, eval string, cases []hinteval.Case) error {
+	_, err := repeatFiles(ctx, st, append([]string{eval}, strings.Split(repeat, ",")...), hinteval.RepeatOptions{}, "")
+	return err
+}
+
+// repeatFiles prints the repeat check of each labelled file of paths ("" and "-" skipped)
+// with opt, and of all of them together, each line's label prefixed; it returns the total.
+func repeatFiles(ctx context.Context, st *cache.Memory, paths []string, opt hinteval.RepeatOptions, prefix string) (hinteval.RepeatReport, error) {
 	var total hinteval.RepeatReport
-	for i, path := range append([]string{eval}, strings.Split(repeat, ",")...) {
+	for _, path := range paths {
 		if path == "" || path == "-" {
 			continue
 		}
-		cs := cases
-		if i > 0 {
-			var err error
-			if cs, err = hinteval.ReadCasesFile(path); err != nil {
-				return err
-			}
-		}
-		rep, err := hinteval.RepeatCheck(ctx, st, cs, hinteval.RepeatOptions{})
+		cs, err := hinteval.ReadCasesFile(path)
 		if err != nil {
-			return err
+			return total, err
 		}
-		rep.Print(os.Stdout, filepath.Base(path))
+		rep, err := hinteval.RepeatCheck(ctx, st, cs, opt)
+		if err != nil {
+			return total, err
+		}
+		rep.Print(os.Stdout, prefix+filepath.Base(path))
 		total = total.Add(rep)
 	}
-	total.Print(os.Stdout, "all")
-	return nil
+	total.Print(os.Stdout, prefix+"all")
+	return total, nil
+}
+
+// fitRepeat fits the usage weights in the repeat check's setting on -eval's cases (and
+// -train's), scores -repeat's files, held out of the fit, with the shipped and with the
+// fitted weights, and writes the fitted ones to -out only when the held-out figures meet the
+// repeat bar.
+func fitRepeat(ctx context.Context, st *cache.Memory, cases, extra []hinteval.Case) error {
+	w, frep, err := hinteval.FitRepeat(ctx, st, append(slices.Clip(cases), extra...), hinteval.RepeatFitOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("fit (repeat setting): %d cases, objective %.4f (start %.4f), %d passes:", frep.Cases, frep.Objective, frep.Start, frep.Passes)
+	for _, n := range hinteval.UsageWeightNames() {
+		v, _ := w.Get(n)
+		fmt.Printf(" %s %g", n, v)
+	}
+	fmt.Println()
+	held := strings.Split(repeat, ",")
+	if _, err := repeatFiles(ctx, st, held, hinteval.RepeatOptions{}, "held out, shipped weights: "); err != nil {
+		return err
+	}
+	total, err := repeatFiles(ctx, st, held, hinteval.RepeatOptions{Config: hint.Config{Weights: &w}}, "held out, fitted weights: ")
+	if err != nil {
+		return err
+	}
+	if !total.Meets() {
+		fmt.Println("the held-out figures with the fitted weights miss the repeat bar: nothing written")
+		return nil
+	}
+	return writeWeights(w, frep)
 }
 
 // runSets prints the table of every set under dir.
@@ -319,7 +365,7 @@ func runSets(dir, catalog string, asJSON bool) error {
 	if fit {
 		// Usage and semantic similarity are zero on these sets: their weights keep the
 		// shipped values (fitted in the replay setting, or by a host for its model).
-		start, kept := hint.NeutralWeights(), []string{"usage_prior", "usage_terms", "usage_cover", "usage_repeat", "semantic"}
+		start, kept := hint.NeutralWeights(), append(hinteval.UsageWeightNames(), "semantic")
 		for _, name := range kept {
 			v, _ := hint.DefaultWeights().Get(name)
 			start = start.With(name, v)

@@ -192,22 +192,41 @@ func (f *fitter) fit(ctx context.Context, opt FitOptions) (hint.Weights, FitRepo
 	if !opt.NoPairwise {
 		w = f.pairwise(w, opt.Freeze)
 	}
-	best := f.objective(w)
 	minGain := 0.25 / math.Max(1, float64(len(f.cases)))
 	calib := hint.CalibrationNames()
+	var names []string
+	for _, name := range hint.WeightNames() {
+		if name != "confident_p" && !slices.Contains(calib, name) && !slices.Contains(opt.Freeze, name) {
+			names = append(names, name)
+		}
+	}
+	w, best, n, err := ascend(ctx, w, names, passes, minGain, func(w hint.Weights) (float64, error) { return f.objective(w), nil })
+	rep.Objective, rep.Passes = best, n
+	return w, rep, err
+}
+
+// ascend is coordinate ascent from w over names: each in turn takes the value, among its
+// steps, that most improves objective by more than minGain; rounds repeat, at most passes, until none improves. It
+// returns the weights, their objective and the rounds run.
+func ascend(ctx context.Context, w hint.Weights, names []string, passes int, minGain float64, objective func(hint.Weights) (float64, error)) (hint.Weights, float64, int, error) {
+	best, err := objective(w)
+	if err != nil {
+		return w, 0, 0, err
+	}
 	for pass := 0; pass < passes; pass++ {
 		if err := ctx.Err(); err != nil {
-			return w, rep, fmt.Errorf("hinteval: %w", err)
+			return w, best, pass, fmt.Errorf("hinteval: %w", err)
 		}
 		improved := false
-		for _, name := range hint.WeightNames() {
-			if name == "confident_p" || slices.Contains(calib, name) || slices.Contains(opt.Freeze, name) {
-				continue
-			}
+		for _, name := range names {
 			cur, _ := w.Get(name)
 			bestV, bestObj := cur, best
 			for _, v := range steps(name, cur) {
-				if obj := f.objective(w.With(name, v)); obj > bestObj+minGain {
+				obj, err := objective(w.With(name, v))
+				if err != nil {
+					return w, best, pass, err
+				}
+				if obj > bestObj+minGain {
 					bestV, bestObj = v, obj
 				}
 			}
@@ -215,13 +234,11 @@ func (f *fitter) fit(ctx context.Context, opt FitOptions) (hint.Weights, FitRepo
 				w, best, improved = w.With(name, bestV), bestObj, true
 			}
 		}
-		rep.Passes = pass + 1
 		if !improved {
-			break
+			return w, best, pass + 1, nil
 		}
 	}
-	rep.Objective = best
-	return w, rep, nil
+	return w, best, passes, nil
 }
 
 // caseWeights gives each case of each group its weight in the objective: a group weighs

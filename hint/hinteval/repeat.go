@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -304,4 +305,86 @@ func (r *repeatReader) Usage(_ context.Context, workspaceID string, _ time.Time)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.m[workspaceID]), nil
+}
+
+// Meets reports whether the report meets the repeat bar: an expected action first after one
+// call in at least 80% of the missed requests and after three in at least 90%, no leak
+// between workspaces, at most 2% of right hints broken by unrelated use, and no action
+// promoted by failed calls.
+func (r RepeatReport) Meets() bool {
+	return r.OneShare() >= 0.80 && r.ThreeShare() >= 0.90 && r.Leaks == 0 && r.BrokenShare() <= 0.02 && r.FailPromoted == 0
+}
+
+// repeatPenalty is what a broken right hint, a leak or a promotion by failed calls costs in
+// FitRepeat's objective, as a share of its cases, against a missed request put right.
+const repeatPenalty = 10
+
+// Objective is FitRepeat's objective: the share of missed requests an expected action
+// leads after one call plus the share after three, minus ten times the share of right
+// hints unrelated use broke and ten times the share of missed requests that leaked to
+// another workspace or whose action failed calls promoted. Breaking a right hint costs
+// several times what putting a missed one right gains: a host notices the first.
+func (r RepeatReport) Objective() float64 {
+	return r.OneShare() + r.ThreeShare() - repeatPenalty*r.BrokenShare() - repeatPenalty*share(r.Leaks+r.FailPromoted, r.Missed)
+}
+
+// RepeatFitOptions configure FitRepeat. It is plain data.
+type RepeatFitOptions struct {
+	// Start is where the search begins. Optional. Nil means hint.DefaultWeights().
+	Start *hint.Weights
+	// Repeat configures the checks the weights are scored by; its Config.Weights is
+	// ignored. Optional.
+	Repeat RepeatOptions
+	// Passes bounds the rounds over the usage weights. Optional. Defaults to 3.
+	Passes int
+}
+
+// UsageWeightNames are the weights of a workspace's record of use: those FitUsage and
+// FitRepeat fit, and that fits of the lexical ranking leave alone.
+func UsageWeightNames() []string {
+	return []string{"usage_prior", "usage_terms", "usage_cover", "usage_repeat"}
+}
+
+// FitRepeat fits the weights of repeats (usage_terms, usage_cover, usage_repeat) to cases
+// in RepeatCheck's setting; every other weight keeps its value in opt.Start. usage_prior
+// is left alone: it carries what failed calls and the rest of the record say, which the
+// check does not reward (it scores no hint after failures), so a fit of it here only
+// learns to drop it, and failures would then count for nothing. It is coordinate ascent on
+// RepeatReport.Objective: each usage weight in turn takes the value, among a few steps
+// around its current one (never below zero), that most improves it, a step having to gain
+// at least half a missed request; rounds repeat until none improves. The report's
+// Objective and Start are that objective with the fitted and the starting weights.
+//
+// Every try runs RepeatCheck over cases, so the weights are chosen on them: score them on
+// other requests (RepeatCheck with the fitted weights) to learn what they do.
+func FitRepeat(ctx context.Context, st Store, cases []Case, opt RepeatFitOptions) (hint.Weights, FitReport, error) {
+	w := hint.DefaultWeights()
+	if opt.Start != nil {
+		w = *opt.Start
+	}
+	passes := opt.Passes
+	if passes <= 0 {
+		passes = 3
+	}
+	fitted := []string{"usage_terms", "usage_cover", "usage_repeat"}
+	var missed int
+	objective := func(w hint.Weights) (float64, error) {
+		for _, n := range fitted {
+			if v, _ := w.Get(n); v < 0 {
+				return math.Inf(-1), nil // a success never counts against an action
+			}
+		}
+		ro := opt.Repeat
+		ro.Config.Weights = &w
+		r, err := RepeatCheck(ctx, st, cases, ro)
+		missed = r.Missed
+		return r.Objective(), err
+	}
+	start, err := objective(w)
+	if err != nil {
+		return w, FitReport{}, err
+	}
+	rep := FitReport{Cases: len(cases), Start: start}
+	w, rep.Objective, rep.Passes, err = ascend(ctx, w, fitted, passes, 0.5/math.Max(1, float64(missed)), objective)
+	return w, rep, err
 }

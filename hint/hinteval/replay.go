@@ -136,7 +136,7 @@ func FitUsage(ctx context.Context, st Store, cases []Case, start *hint.Weights, 
 		w = *start
 	}
 	cfg, _, ws := replaySetup(st, cases, opt)
-	fitted := []string{"usage_prior", "usage_terms", "usage_cover", "usage_repeat"}
+	fitted := UsageWeightNames()
 	var freeze []string
 	for _, n := range hint.WeightNames() {
 		if !slices.Contains(fitted, n) {
