@@ -969,9 +969,18 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 	// Interleave the clauses' rankings so each step surfaces its best actions first; the
 	// implied steps that find what a clause acts on take part with their best few, after
 	// the stated steps of each round.
-	for rank := 0; ; rank++ {
+	delay := r.deferred(kept[:nStated], w)
+	for round := 0; ; round++ {
 		more := false
 		for ci := range r.clauses {
+			rank := round
+			if ci < nStated {
+				rank -= delay[ci]
+			}
+			if rank < 0 {
+				more = true
+				continue
+			}
 			if rank >= len(kept[ci]) || ci >= nStated && rank >= lookupTake {
 				continue
 			}
@@ -1000,6 +1009,27 @@ func (r *ranking) repeatLead(kept [][]scored) int {
 		return -1
 	}
 	return lead
+}
+
+// deferred returns, per stated clause, the rounds it joins the interleave late: one for a
+// clause of several whose best action scores below defer_ratio of the best clause's best.
+func (r *ranking) deferred(kept [][]scored, w *Weights) []int {
+	delay := make([]int, len(kept))
+	if len(kept) < 2 {
+		return delay
+	}
+	top := math.Inf(-1)
+	for _, k := range kept {
+		if len(k) > 0 {
+			top = max(top, k[0].score)
+		}
+	}
+	for ci, k := range kept {
+		if len(k) > 0 && top > 0 && k[0].score < w.v[paramDeferRatio]*top {
+			delay[ci] = 1
+		}
+	}
+	return delay
 }
 
 // keep scores a clause's candidates and keeps its best: the actions of an app the clause

@@ -88,6 +88,10 @@ const (
 const (
 	paramKeepRatio = numFeatures + iota // listed actions score at least this share of the clause's best
 	paramMinScore                       // ... and at least this much
+	// A stated clause whose best action scores below this share of the best clause's best
+	// joins the interleave one round late: a sentence that describes ("I'm planning a
+	// trip") rather than asks should not take a place before the steps' first actions.
+	paramDeferRatio
 	// The calibrated probability that the first action is right (calibrate.go): a bias,
 	// then one coefficient per piece of evidence, in the order of the ev* constants.
 	paramCalibBias
@@ -117,7 +121,7 @@ var weightNames = [numWeights]string{
 	featPrior: "usage_prior", featLearnt: "usage_terms", featCover: "usage_cover", featRepeat: "usage_repeat", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f",
-	paramKeepRatio: "keep_ratio", paramMinScore: "min_score",
+	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio",
 	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
 	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",
 	paramCalibSteps: "calib_steps", paramCalibCapability: "calib_capability", paramCalibVerb: "calib_verb",
@@ -166,7 +170,7 @@ func NeutralWeights() Weights {
 		featPrior: 1, featLearnt: 2, featCover: 1, featRepeat: 6, featSemantic: 1,
 		featConfidence: 0.3, featUnexplained: -0.6,
 		featBM25F: 1, featBM25FTop: 0.5, featRecallOnly: -1, featPromptBM25F: 0.5,
-		paramKeepRatio: 0.4, paramMinScore: 0.3,
+		paramKeepRatio: 0.4, paramMinScore: 0.3, paramDeferRatio: 0.3,
 		// Confident only when the score is high and leads well: p = 0.9 at score 6, margin 2.
 		paramCalibBias: -6, paramCalibScore: 1, paramCalibMargin: 0.6, paramConfidentP: 0.9,
 	} {
