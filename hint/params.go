@@ -27,14 +27,14 @@ func dictateWords() []string {
 // stemmed, is a term of the prompt: "the text", "in the channel"; the content field, text or
 // body, of a prompt that dictates what to write), then the rest in the
 // catalogue's order, at most Limits.MaxParamsPerAction. hinted are the matches' indexes in
-// metas, in order, for those that carry parameter hints. The catalogue's own order is
+// metas, in order, for those that carry parameter hints; terms are the stems of the
+// prompt's own words. The catalogue's own order is
 // often alphabetical, which would otherwise show as_user and attachments before the text
 // of a message the prompt dictates.
-func (b *Builder) paramHints(prompt string, metas []cache.ActionMeta, hinted []int32, res *Result) {
+func (b *Builder) paramHints(terms []string, metas []cache.ActionMeta, hinted []int32, res *Result) {
 	if len(hinted) == 0 {
 		return
 	}
-	terms := b.an.Terms(prompt, 64)
 	// A prompt that dictates what to write ("saying hi", "post a note", "the message")
 	// mentions the field that carries it, whatever the field is called.
 	dictates := slices.ContainsFunc(dictateWords(), func(w string) bool { return slices.Contains(terms, b.an.Stem(w)) })

@@ -1011,6 +1011,20 @@ func (r *ranking) repeatLead(kept [][]scored) int {
 	return lead
 }
 
+// promptStems returns the stems of the prompt's own words, every clause's, each once: the
+// analysis the ranking already made, for what needs only the words.
+func (r *ranking) promptStems() []string {
+	var out []string
+	for ci := range r.clauses {
+		for _, t := range r.clauses[ci].c.Terms {
+			if t.Source == text.SourceWord && !slices.Contains(out, t.Stem) {
+				out = append(out, t.Stem)
+			}
+		}
+	}
+	return out
+}
+
 // deferred returns, per stated clause, the rounds it joins the interleave late: one for a
 // clause of several whose best action scores below defer_ratio of the best clause's best.
 func (r *ranking) deferred(kept [][]scored, w *Weights) []int {
@@ -1142,7 +1156,7 @@ func (b *Builder) rank(req Request, pa *analysis, metas []cache.ActionMeta, src 
 	}
 	res.Capabilities = r.caps
 	hinted := b.fill(r, &b.weights, res)
-	b.paramHints(pa.prompt, metas, hinted, res)
+	b.paramHints(r.promptStems(), metas, hinted, res)
 }
 
 // fill lists the actions of r ranked with w into res. It returns, for the matches that
