@@ -113,15 +113,13 @@ func (e *Executor) RunTurn(ctx context.Context, llm LLM, turn Turn) (TurnResult,
 		if h.Confident {
 			choice = ToolChoiceRequired
 		}
-		names := append(slices.Clone(h.MatchedActions), h.MetaTools...)
-		if res.Tools, res.Skipped, err = e.offer(ctx, names); err != nil {
+		if res.Tools, res.Skipped, err = e.offer(ctx, h.MatchedActions); err != nil {
 			return res, fmt.Errorf("executor: run turn: %w", err)
 		}
-		for _, m := range h.MetaTools {
-			if _, ok := res.Skipped[m]; ok {
-				// offer allowed it a moment ago; a registry changed under the turn.
-				return res, fmt.Errorf("executor: run turn: the hint points at %s, which cannot be offered: %s", m, res.Skipped[m])
-			}
+		// The meta-tool the hint points at is the one offered above: the hint names it only
+		// when it could be.
+		if len(h.MetaTools) > 0 {
+			res.Tools = append(res.Tools, search...)
 		}
 	}
 	if turn.Platform != nil && e.cfg.Registry != nil {

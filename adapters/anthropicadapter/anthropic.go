@@ -92,15 +92,7 @@ func Tool(fn schema.Function, strict bool) (anthropic.ToolUnionParam, error) {
 
 // Tools returns fns as Messages API tools, in order (see Tool).
 func Tools(fns []schema.Function, strict bool) ([]anthropic.ToolUnionParam, error) {
-	out := make([]anthropic.ToolUnionParam, 0, len(fns))
-	for _, fn := range fns {
-		t, err := Tool(fn, strict)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return adapterwire.Map(fns, func(fn schema.Function) (anthropic.ToolUnionParam, error) { return Tool(fn, strict) })
 }
 
 // HintTools goes from a hint to Messages API tools in one call: the actions of h that sub
@@ -109,12 +101,7 @@ func Tools(fns []schema.Function, strict bool) ([]anthropic.ToolUnionParam, erro
 // Resolution says which actions were kept and why any was left out. It fails with ErrConfig
 // for a nil resolver, and otherwise as Functions and Tools do.
 func HintTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]anthropic.ToolUnionParam, registry.Resolution, error) {
-	res, err := adapterwire.HintFunctions(ctx, r, sub, h, ErrConfig)
-	if err != nil {
-		return nil, res, err
-	}
-	tools, err := Tools(res.Functions, strict)
-	return tools, res, err
+	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, func(fn schema.Function) (anthropic.ToolUnionParam, error) { return Tool(fn, strict) })
 }
 
 // Calls returns the tool_use blocks of a response as executor calls, in order.

@@ -85,15 +85,7 @@ func ChatTool(fn schema.Function, strict bool) (openai.ChatCompletionToolUnionPa
 // ChatTools returns fns as Chat Completions function tools, in order (see ChatTool). It
 // fails on the first function that cannot be rendered.
 func ChatTools(fns []schema.Function, strict bool) ([]openai.ChatCompletionToolUnionParam, error) {
-	out := make([]openai.ChatCompletionToolUnionParam, 0, len(fns))
-	for _, fn := range fns {
-		t, err := ChatTool(fn, strict)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return adapterwire.Map(fns, func(fn schema.Function) (openai.ChatCompletionToolUnionParam, error) { return ChatTool(fn, strict) })
 }
 
 // HintChatTools goes from a hint to Chat Completions tools in one call: the actions of h
@@ -102,12 +94,7 @@ func ChatTools(fns []schema.Function, strict bool) ([]openai.ChatCompletionToolU
 // them. The Resolution says which actions were kept and why any was left out. It fails with
 // ErrConfig for a nil resolver, and otherwise as Functions and ChatTools do.
 func HintChatTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]openai.ChatCompletionToolUnionParam, registry.Resolution, error) {
-	res, err := adapterwire.HintFunctions(ctx, r, sub, h, ErrConfig)
-	if err != nil {
-		return nil, res, err
-	}
-	tools, err := ChatTools(res.Functions, strict)
-	return tools, res, err
+	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, func(fn schema.Function) (openai.ChatCompletionToolUnionParam, error) { return ChatTool(fn, strict) })
 }
 
 // ChatCalls returns the function calls of an assistant message as executor calls, in order;

@@ -32,26 +32,13 @@ func ResponseTool(fn schema.Function, strict bool) (responses.ToolUnionParam, er
 
 // ResponseTools returns fns as Responses API function tools, in order (see ResponseTool).
 func ResponseTools(fns []schema.Function, strict bool) ([]responses.ToolUnionParam, error) {
-	out := make([]responses.ToolUnionParam, 0, len(fns))
-	for _, fn := range fns {
-		t, err := ResponseTool(fn, strict)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return adapterwire.Map(fns, func(fn schema.Function) (responses.ToolUnionParam, error) { return ResponseTool(fn, strict) })
 }
 
 // HintResponseTools is HintChatTools for the Responses API: the actions of h that sub may
 // call, as ResponseTools returns them.
 func HintResponseTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, strict bool) ([]responses.ToolUnionParam, registry.Resolution, error) {
-	res, err := adapterwire.HintFunctions(ctx, r, sub, h, ErrConfig)
-	if err != nil {
-		return nil, res, err
-	}
-	tools, err := ResponseTools(res.Functions, strict)
-	return tools, res, err
+	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, func(fn schema.Function) (responses.ToolUnionParam, error) { return ResponseTool(fn, strict) })
 }
 
 // ResponseCalls returns the function calls in a response's output as executor calls, in

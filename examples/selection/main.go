@@ -273,30 +273,50 @@ func run(catalog, eval string, misses, asJSON bool) error {
 	return nil
 }
 
-// runRepeat prints the repeat check of the eval set and of each of -repeat's files, and of
-// all of them together.
+// runRepeat prints the repeat check of the eval set (its cases, read already) and of each of
+// -repeat's files, and of all of them together.
 func runRepeat(ctx context.Context, st *cache.Memory, eval string, cases []hinteval.Case) error {
-	_, err := repeatFiles(ctx, st, append([]string{eval}, strings.Split(repeat, ",")...), hinteval.RepeatOptions{}, "")
+	files, err := readFiles(strings.Split(repeat, ","))
+	if err != nil {
+		return err
+	}
+	files = append([]labelledFile{{name: filepath.Base(eval), cases: cases}}, files...)
+	_, err = repeatFiles(ctx, st, files, hinteval.RepeatOptions{}, "")
 	return err
 }
 
-// repeatFiles prints the repeat check of each labelled file of paths ("" and "-" skipped)
-// with opt, and of all of them together, each line's label prefixed; it returns the total.
-func repeatFiles(ctx context.Context, st *cache.Memory, paths []string, opt hinteval.RepeatOptions, prefix string) (hinteval.RepeatReport, error) {
-	var total hinteval.RepeatReport
+// labelledFile is the cases of one labelled file, named by its base name.
+type labelledFile struct {
+	name  string
+	cases []hinteval.Case
+}
+
+// readFiles reads each labelled file of paths ("" and "-" skipped).
+func readFiles(paths []string) ([]labelledFile, error) {
+	var out []labelledFile
 	for _, path := range paths {
 		if path == "" || path == "-" {
 			continue
 		}
 		cs, err := hinteval.ReadCasesFile(path)
 		if err != nil {
-			return total, err
+			return nil, err
 		}
-		rep, err := hinteval.RepeatCheck(ctx, st, cs, opt)
+		out = append(out, labelledFile{name: filepath.Base(path), cases: cs})
+	}
+	return out, nil
+}
+
+// repeatFiles prints the repeat check of each file, behind prefix, and of all of them; it
+// returns the total.
+func repeatFiles(ctx context.Context, st *cache.Memory, files []labelledFile, opt hinteval.RepeatOptions, prefix string) (hinteval.RepeatReport, error) {
+	var total hinteval.RepeatReport
+	for _, f := range files {
+		rep, err := hinteval.RepeatCheck(ctx, st, f.cases, opt)
 		if err != nil {
 			return total, err
 		}
-		rep.Print(os.Stdout, prefix+filepath.Base(path))
+		rep.Print(os.Stdout, prefix+f.name)
 		total = total.Add(rep)
 	}
 	total.Print(os.Stdout, prefix+"all")
@@ -318,7 +338,10 @@ func fitRepeat(ctx context.Context, st *cache.Memory, cases, extra []hinteval.Ca
 		fmt.Printf(" %s %g", n, v)
 	}
 	fmt.Println()
-	held := strings.Split(repeat, ",")
+	held, err := readFiles(strings.Split(repeat, ","))
+	if err != nil {
+		return err
+	}
 	if _, err := repeatFiles(ctx, st, held, hinteval.RepeatOptions{}, "held out, shipped weights: "); err != nil {
 		return err
 	}
@@ -343,16 +366,21 @@ func runSets(dir, catalog string, asJSON bool) error {
 	if len(found) == 0 {
 		return fmt.Errorf("selection: no labelled sets under %s", dir)
 	}
-	groups, err := labelledSets(ctx, found, catalog)
+	if !fit && !lodo {
+		return printSets(ctx, found, asJSON)
+	}
+	groups, stores, err := labelledSets(ctx, found, catalog)
 	if err != nil {
 		return err
 	}
 	// -train's files are more requests on -catalog, fitted on (and calibrated on) beside
 	// the sets, each weighing as one set.
 	if fit && train != "" {
-		st, err := hinteval.LoadCatalog(ctx, catalog)
-		if err != nil {
-			return err
+		st, ok := stores[catalog]
+		if !ok {
+			if st, err = hinteval.LoadCatalog(ctx, catalog); err != nil {
+				return err
+			}
 		}
 		for _, path := range strings.Split(train, ",") {
 			cases, err := hinteval.ReadCasesFile(path)
@@ -376,9 +404,11 @@ func runSets(dir, catalog string, asJSON bool) error {
 		}
 		return writeWeights(w, frep)
 	}
-	if lodo {
-		return leaveOneOut(ctx, found, groups)
-	}
+	return leaveOneOut(ctx, found, groups)
+}
+
+// printSets prints the table of every set found, or its JSON.
+func printSets(ctx context.Context, found []hinteval.Set, asJSON bool) error {
 	reps, err := hinteval.RunSets(ctx, found, hinteval.Options{})
 	if err != nil {
 		return err
@@ -395,10 +425,10 @@ func runSets(dir, catalog string, asJSON bool) error {
 	return nil
 }
 
-// labelledSets loads every set's catalogue (once each) and cases: at most -set-cap of each,
+// labelledSets loads every set's catalogue (once each, returned by path) and cases: at most -set-cap of each,
 // every set weighing the same in a fit, the sets of catalog (the Composio catalogue) the
 // ones the hint's confidence is calibrated on.
-func labelledSets(ctx context.Context, found []hinteval.Set, catalog string) ([]hinteval.Labelled, error) {
+func labelledSets(ctx context.Context, found []hinteval.Set, catalog string) ([]hinteval.Labelled, map[string]*cache.Memory, error) {
 	var groups []hinteval.Labelled
 	stores := map[string]*cache.Memory{}
 	for _, s := range found {
@@ -406,13 +436,13 @@ func labelledSets(ctx context.Context, found []hinteval.Set, catalog string) ([]
 		if !ok {
 			var err error
 			if st, err = hinteval.LoadCatalog(ctx, s.Catalog); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			stores[s.Catalog] = st
 		}
 		cases, err := hinteval.ReadCasesFile(s.Queries)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// The hint's confidence is calibrated on the sets of -catalog: Composio requests.
 		w := 1.0
@@ -421,7 +451,7 @@ func labelledSets(ctx context.Context, found []hinteval.Set, catalog string) ([]
 		}
 		groups = append(groups, hinteval.Labelled{Store: st, Cases: spaced(cases, setCap), Weight: w, Calibrate: s.Catalog == catalog})
 	}
-	return groups, nil
+	return groups, stores, nil
 }
 
 // leaveOneOut fits, for each dataset (a set's folder: the variants of one benchmark go
@@ -437,10 +467,10 @@ func leaveOneOut(ctx context.Context, found []hinteval.Set, groups []hinteval.La
 		}
 		done[d] = true
 		var train []hinteval.Labelled
-		var held []hinteval.Set
+		var held []int
 		for i, o := range found {
 			if dataset(o) == d {
-				held = append(held, o)
+				held = append(held, i)
 			} else {
 				train = append(train, groups[i])
 			}
@@ -449,11 +479,14 @@ func leaveOneOut(ctx context.Context, found []hinteval.Set, groups []hinteval.La
 		if err != nil {
 			return err
 		}
-		r, err := hinteval.RunSets(ctx, held, hinteval.Options{Builder: hint.New(hint.Config{Weights: &w})})
-		if err != nil {
-			return err
+		opt := hinteval.Options{Builder: hint.New(hint.Config{Weights: &w})}
+		for _, i := range held {
+			r, err := hinteval.RunSet(ctx, groups[i].Store, found[i], opt)
+			if err != nil {
+				return err
+			}
+			reps = append(reps, r)
 		}
-		reps = append(reps, r...)
 	}
 	fmt.Println("leave one dataset out (each scored with weights fitted on the others):")
 	hinteval.PrintSets(os.Stdout, reps)

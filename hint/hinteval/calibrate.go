@@ -38,7 +38,7 @@ func (f *fitter) observe(w hint.Weights) []observation {
 func calibrate(w hint.Weights, obs []observation, precision float64) hint.Weights {
 	const (
 		iterations   = 3000
-		rate         = 0.05
+		rate         = 0.5
 		l2           = 1e-3
 		minConfident = 10
 	)
@@ -90,7 +90,7 @@ func calibrate(w hint.Weights, obs []observation, precision float64) hint.Weight
 			if k > 0 {
 				grad[k] += l2 * beta[k]
 			}
-			beta[k] -= rate * grad[k] * 10
+			beta[k] -= rate * grad[k]
 		}
 	}
 	// Back to the evidence's own units.

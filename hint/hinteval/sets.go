@@ -74,17 +74,26 @@ func RunSets(ctx context.Context, sets []Set, opt Options) ([]SetReport, error) 
 			}
 			st, stores[s.Catalog] = m, m
 		}
-		cases, err := ReadCasesFile(s.Queries)
+		rep, err := RunSet(ctx, st, s, opt)
 		if err != nil {
 			return nil, err
 		}
-		rep, err := Run(ctx, st, cases, opt)
-		if err != nil {
-			return nil, fmt.Errorf("hinteval: set %s: %w", s.Name, err)
-		}
-		out = append(out, SetReport{Set: s, Overall: rep.Overall, Baseline: rep.Baseline})
+		out = append(out, rep)
 	}
 	return out, nil
+}
+
+// RunSet scores one set whose catalogue st holds already.
+func RunSet(ctx context.Context, st Store, s Set, opt Options) (SetReport, error) {
+	cases, err := ReadCasesFile(s.Queries)
+	if err != nil {
+		return SetReport{}, err
+	}
+	rep, err := Run(ctx, st, cases, opt)
+	if err != nil {
+		return SetReport{}, fmt.Errorf("hinteval: set %s: %w", s.Name, err)
+	}
+	return SetReport{Set: s, Overall: rep.Overall, Baseline: rep.Baseline}, nil
 }
 
 // PrintSets writes one row per set: the ranking's hit@1, hit@5, hit@all, MRR, mean listed,

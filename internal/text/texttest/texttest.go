@@ -37,17 +37,8 @@ func Shapes(size int, vocab []string) []Shape {
 		}
 		return string(b)
 	}
-	// fill repeats unit until the prompt holds size bytes less the tail, then adds the tail.
-	fill := func(head, unit, tail string) string {
-		var b strings.Builder
-		b.WriteString(head)
-		for b.Len()+len(unit)+len(tail) <= size {
-			b.WriteString(unit)
-		}
-		b.WriteString(tail)
-		return b.String()
-	}
-	// fillFunc is fill with a unit made afresh each time.
+	// fillFunc repeats a unit made afresh each time until the prompt holds size bytes less
+	// the tail, then adds the tail.
 	fillFunc := func(head string, unit func() string, tail string) string {
 		var b strings.Builder
 		b.WriteString(head)
@@ -60,6 +51,10 @@ func Shapes(size int, vocab []string) []Shape {
 		}
 		b.WriteString(tail)
 		return b.String()
+	}
+	// fill is fillFunc with the same unit every time.
+	fill := func(head, unit, tail string) string {
+		return fillFunc(head, func() string { return unit }, tail)
 	}
 	const zalgoMarks = "\u0301\u0316\u0334\u0358\u0362\u036f"
 	zalgo := func(s string) string {
