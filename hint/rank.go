@@ -75,6 +75,8 @@ type clauseInfo struct {
 	// verb word; verbBitsComplete says the table holds them all.
 	verbBits, verbWordBit uint64
 	verbBitsComplete      bool
+	// progressive says the clause's verb is said in its -ing form.
+	progressive bool
 }
 
 // scratch is per-call working memory, pooled by the Builder.
@@ -132,6 +134,9 @@ type run struct {
 	// relative to the largest such share among the candidate apps; nil when no action of
 	// the app was touched.
 	share *[maxTerms]float32
+	// focus is the app's featAppFocus; union the prompt's terms the app holds.
+	focus float32
+	union uint64
 }
 
 // verb returns the main verb class of metas[i], an action of the run: from the app's index
@@ -471,6 +476,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 // prev is the clause before, nil for the first.
 func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, prev *clauseInfo, table *[]string, objectsOf func(app string) []string) {
 	info.c = c
+	info.progressive = c.VerbWord != "" && progressive(b.an, c.Text, c.VerbWord)
 	ts := topTerms(c.Terms, b.limits.MaxQueryTokens)
 	// A clause that names an app but not what it acts on ("search my Gmail for the
 	// booking", "find Jane Whitfield in HubSpot") is about the app's main objects.
@@ -619,6 +625,20 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, prev *clauseInf
 
 // hasObject reports whether terms name something the clause acts on, other than the verb
 // word itself ("list" in "list my Todoist" names no object).
+// progressive reports whether the clause's text says its verb (of stem verbWord) in the
+// -ing form.
+func progressive(an *text.Analyzer, clause, verbWord string) bool {
+	for _, w := range strings.Fields(clause) {
+		if !strings.HasSuffix(w, "ing") || !strings.HasPrefix(w, verbWord[:min(len(verbWord), 3)]) {
+			continue
+		}
+		if an.Stem(w) == verbWord {
+			return true
+		}
+	}
+	return false
+}
+
 func hasObject(ts []text.Term, verbWord string) bool {
 	for _, t := range ts {
 		switch t.Role {
@@ -800,6 +820,13 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if sc.promptBest > 0 {
 				c.f[featPromptBM25F] = float32(sc.promptBM[j] / sc.promptBest)
 			}
+			c.f[featAppFocus] = rn.focus
+			if ci == 0 && len(r.clauses)-r.lookups > 1 {
+				c.f[featFirstOfSeveral] = 1
+			}
+			if info.progressive {
+				c.f[featProgressive] = 1
+			}
 			for mk := all; mk != 0; mk &= mk - 1 {
 				k := bits.TrailingZeros64(mk)
 				bit := uint64(1) << k
@@ -921,6 +948,9 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb, fa string, word, anyVerb 
 	// the same verb.
 	if word {
 		return featVerbSame
+	}
+	if cv == text.VerbOther {
+		return featVerbNone // a verb of no class: nothing to agree or disagree with
 	}
 	if anyVerb {
 		if fa == fc || aVerb == "" {

@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/toolhint/toolhint/cache"
@@ -171,6 +172,7 @@ func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) 
 	if all.mask == 0 {
 		return nil
 	}
+	appFocus(sc.runs, sc, &all)
 	type hit struct {
 		i     int32
 		score float64
@@ -205,4 +207,46 @@ func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) 
 		out[k] = h.i
 	}
 	return out
+}
+
+// appFocus sets each run's focus: the share of the prompt's words (all's terms, each
+// weighted by its IDF over the apps in scope) that the app's touched actions and its name
+// hold, relative to the app holding the largest share.
+func appFocus(runs []run, sc *scratch, all *clauseInfo) {
+	var df [maxTerms]int
+	for ri := range runs {
+		rn := &runs[ri]
+		rn.focus = 0
+		u := rn.appMask
+		for _, i := range sc.touched[rn.tStart:rn.tEnd] {
+			u |= sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i]
+		}
+		u &= all.mask
+		rn.union = u
+		for mk := u; mk != 0; mk &= mk - 1 {
+			df[bits.TrailingZeros64(mk)]++
+		}
+	}
+	n := float64(len(runs))
+	var q [maxTerms]float64
+	for mk := all.mask; mk != 0; mk &= mk - 1 {
+		k := bits.TrailingZeros64(mk)
+		q[k] = all.w[k] * math.Log(1+(n-float64(df[k])+0.5)/(float64(df[k])+0.5))
+	}
+	best := 0.0
+	for ri := range runs {
+		rn := &runs[ri]
+		cov := 0.0
+		for mk := rn.union; mk != 0; mk &= mk - 1 {
+			cov += q[bits.TrailingZeros64(mk)]
+		}
+		rn.focus = float32(cov)
+		best = max(best, cov)
+	}
+	if best <= 0 {
+		return
+	}
+	for ri := range runs {
+		runs[ri].focus = float32(float64(runs[ri].focus) / best)
+	}
 }

@@ -81,6 +81,16 @@ const (
 	// to the best: what a clause's list is checked against when the split into clauses
 	// was a guess.
 	featPromptBM25F
+	// How much of the whole prompt the action's app covers: the prompt's words (weighted by
+	// their IDF over the apps in scope) that any of the app's actions or its name holds,
+	// relative to the app that covers most. A request is usually about one app, and its
+	// steps' actions are that app's, though each step alone may match another better.
+	featAppFocus
+	// The clause is the first of several stated ones (a request often opens by saying
+	// what it is for), and its verb is said in the progressive ("I'm planning a trip"),
+	// which describes what is going on more often than it asks for something.
+	featFirstOfSeveral
+	featProgressive
 	numFeatures
 )
 
@@ -120,7 +130,7 @@ var weightNames = [numWeights]string{
 	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
 	featPrior: "usage_prior", featLearnt: "usage_terms", featCover: "usage_cover", featRepeat: "usage_repeat", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
-	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f",
+	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f", featAppFocus: "app_focus", featFirstOfSeveral: "first_of_several", featProgressive: "progressive",
 	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio",
 	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
 	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",

@@ -83,10 +83,11 @@ var (
 
 	embedURL, embedModel, embedKeyEnv string
 
-	sets   string
-	setCap int
-	lodo   bool
-	ownW   float64
+	sets    string
+	setCap  int
+	fitOnly string
+	lodo    bool
+	ownW    float64
 )
 
 func main() {
@@ -109,6 +110,7 @@ func main() {
 	flag.StringVar(&sets, "sets", "", "score every labelled set under this folder (e.g. ../shared/eval: its queries files with their folder's catalogue.jsonl, or -catalog) and print one table, ranking beside BM25")
 	flag.BoolVar(&lodo, "lodo", false, "with -sets: leave one dataset out: fit on the other datasets, score the one left out, for each (slow)")
 	flag.Float64Var(&ownW, "catalog-weight", 1, "with -sets -fit: the weight in the fit of each set on -catalog (and each -train file), where every other set weighs 1")
+	flag.StringVar(&fitOnly, "fit-only", "", "with -sets -fit: fit only these weights (comma-separated), from the shipped ones, and the calibration")
 	flag.IntVar(&setCap, "set-cap", 400, "with -sets -fit: at most this many cases of each set, evenly spaced, are fitted on")
 	flag.Parse()
 	if sets != "" {
@@ -394,6 +396,16 @@ func runSets(dir, catalog string, asJSON bool) error {
 		// Usage and semantic similarity are zero on these sets: their weights keep the
 		// shipped values (fitted in the replay setting, or by a host for its model).
 		start, kept := hint.NeutralWeights(), append(hinteval.UsageWeightNames(), "semantic")
+		if fitOnly != "" {
+			// Only the named weights move, from the shipped ones; the calibration is fitted
+			// again for them.
+			start, kept = hint.DefaultWeights(), nil
+			for _, name := range hint.WeightNames() {
+				if !slices.Contains(strings.Split(fitOnly, ","), name) {
+					kept = append(kept, name)
+				}
+			}
+		}
 		for _, name := range kept {
 			v, _ := hint.DefaultWeights().Get(name)
 			start = start.With(name, v)

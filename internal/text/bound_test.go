@@ -101,7 +101,7 @@ func TestRepairBudget(t *testing.T) {
 	if first, last := typos[0], typos[len(typos)-1]; !slices.Contains(stems, a.Stem("message")) || !slices.Contains(stems, last) {
 		t.Errorf("terms %q: want the first typo (%s) repaired and the last (%s) left as it is", stems, first, last)
 	}
-	if wk.candidates > maxRepairCandidates || wk.repairs >= len(typos)+1 {
+	if wk.candidates > maxRepairCandidates || wk.repairs >= len(typos) {
 		t.Errorf("tried %d spellings for %d words; want at most %d, and not every word", wk.candidates, wk.repairs, maxRepairCandidates)
 	}
 	for _, n := range []int{maxRepairLen + 1, promptLimit} {

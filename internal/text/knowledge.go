@@ -59,6 +59,8 @@ type knowledge struct {
 	aliases  map[string][]AppAlias // first word -> aliases opening with it
 	appTerms map[string][]string   // app -> stems of its self-description
 	describe map[string][]string   // stem -> apps whose self-description holds it
+	// verbs holds the stems of the one-word lemmas WordNet lists as verbs.
+	verbs map[string]bool
 }
 
 // maxPerWord bounds the expansions kept per prompt word and source.
@@ -68,7 +70,7 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 	k := &knowledge{
 		canon: map[string][]string{}, wn: map[string][]Relation{}, phrases: map[string][]string{},
 		known: map[string]int{}, aliases: map[string][]AppAlias{},
-		appTerms: map[string][]string{}, describe: map[string][]string{},
+		appTerms: map[string][]string{}, describe: map[string][]string{}, verbs: map[string]bool{},
 	}
 	// The tables are part of the binary and checked by the package tests; a read error here
 	// would be a build defect, and an empty knowledge base still analyses prompts.
@@ -115,6 +117,9 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 			continue
 		}
 		key := stems(l[0])
+		if l[1] == "v" && !strings.Contains(key, " ") {
+			k.verbs[key] = true
+		}
 		for _, part := range strings.Split(l[2], ";") {
 			if len(part) < 3 || part[1] != ':' {
 				continue

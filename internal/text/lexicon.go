@@ -30,6 +30,9 @@ const (
 	VerbSchedule  = "schedule"
 	VerbStop      = "stop"
 	VerbCount     = "count"
+	// VerbOther is the class of a verb outside all the others ("analyze", "translate",
+	// "calculate"): the clause asks to do what the verb word (Clause.VerbWord) names.
+	VerbOther = "other"
 )
 
 // Verb families group verb classes that partly stand in for each other: a prompt that asks to

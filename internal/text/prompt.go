@@ -422,7 +422,7 @@ func segments(s string, addressee func(head string) bool, wk *work) []segment {
 			}
 		}
 		if r == ':' && i > 0 && i+1 < len(s) && s[i+1] == ' ' && unicode.IsLetter(rune(s[i-1])) &&
-			(i-last > maxAddresseeLen || !addressee(s[last:i])) {
+			!listFollows(s[i+1:]) && (i-last > maxAddresseeLen || !addressee(s[last:i])) {
 			out = append(out, segment{text: s[last:i]})
 			// The body runs to the end, or to a sentence that opens the next step ("…
 			// 90°C. Then, estimate the shrinkage"): a list of details after a colon does
@@ -441,6 +441,28 @@ func segments(s string, addressee func(head string) bool, wk *work) []segment {
 		out = append(out, segment{text: s[last:]})
 	}
 	return out
+}
+
+// listFollows reports whether s (the text after a colon) opens with the marker of a
+// numbered or bulleted item ("1.", "2)", "-", "•", "*"): a colon before a list introduces
+// steps, not a message body.
+func listFollows(s string) bool {
+	s = strings.TrimLeft(s, " ")
+	if s == "" {
+		return false
+	}
+	switch s[0] {
+	case '-', '*':
+		return len(s) > 1 && s[1] == ' '
+	}
+	if strings.HasPrefix(s, "•") {
+		return true
+	}
+	d := 0
+	for d < len(s) && d < 3 && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	return d > 0 && d+1 < len(s) && (s[d] == '.' || s[d] == ')') && s[d+1] == ' '
 }
 
 // nextStep returns the index, from from on, of the end of the sentence before the first one
@@ -743,6 +765,11 @@ func (a *Analyzer) verbAt(toks []token, k int, apps []string, wk *work) bool {
 	if n := appNameAt(toks[k:], apps); nounVerb || n > 0 {
 		return objectFollows(toks[k+max(n, 1):], wk) // "and comment 'LGTM'", "and ping @dana"
 	}
+	// A verb of no class, not after an article, followed by its object: "and translate
+	// the text to Spanish".
+	if a.kb.verbs[st] && !(k > 0 && toks[k-1].kind == tokWord && isArticle(toks[k-1].word)) {
+		return objectFollows(toks[k+1:], wk)
+	}
 	return false
 }
 
@@ -791,6 +818,31 @@ func isSQL(words []string) bool {
 	}
 	return has["select"] && has["from"] || has["insert"] && has["into"] || has["update"] && has["set"] && has["where"] ||
 		has["delete"] && has["from"] && has["where"]
+}
+
+// openVerbAt returns the index of the clause's first word when it opens the clause (after
+// joiners and stop words, not after an article, not an app's name) and WordNet lists it as
+// a verb; -1 otherwise.
+func (a *Analyzer) openVerbAt(toks []token, named map[int]bool) int {
+	for i, t := range toks {
+		if t.kind != tokWord {
+			if t.kind == tokSoft {
+				continue
+			}
+			return -1
+		}
+		if isJoiner(t.word) || a.stop[t.word] {
+			if isArticle(t.word) {
+				return -1
+			}
+			continue
+		}
+		if named[i] || !a.kb.verbs[a.Stem(t.word)] {
+			return -1
+		}
+		return i
+	}
+	return -1
 }
 
 func firstWord(toks []token) int {
@@ -901,6 +953,13 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 			c.Verb = VerbSend
 		}
 	}
+	// A word WordNet knows as a verb opening the clause asks for what it names, though it
+	// is in none of the classes ("analyze the syntax of…", "translate the text…").
+	if c.Verb == "" && !question {
+		if i := a.openVerbAt(toks, named); i >= 0 {
+			c.Verb, verbAt = VerbOther, i
+		}
+	}
 	if c.Verb == "" && question {
 		c.Verb, c.VerbImplied = VerbGet, true
 	}
@@ -1002,6 +1061,8 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 			case a.IsNounVerb(s) || a.nounVerbs[s] != "":
 				add(s, 0.7, RoleWord) // "email Bob", "tweet this": the verb names the object
 				nounVerb = s
+			case c.Verb == VerbOther:
+				add(s, 1, RoleWord) // no class says what it does: the word itself does
 			case s != c.Verb:
 				add(s, 0.5, RoleVerb)
 			}
