@@ -211,13 +211,29 @@ func TestCommandMountTable(t *testing.T) {
 	if err := syscall.Mount("none", shared, "", syscall.MS_SHARED, ""); err != nil {
 		t.Fatal(err)
 	}
-	work := filepath.Join(shared, "work")
-	if err := os.Mkdir(work, 0o755); err != nil {
+	// A space, which mountinfo escapes, and a mount inside the workspace, which must be
+	// noexec for the command too.
+	work := filepath.Join(shared, "work space")
+	inner := filepath.Join(work, "inner")
+	if err := os.MkdirAll(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", inner, "tmpfs", 0, "size=16m"); err != nil {
+		t.Fatal(err)
+	}
+	touch := program(t, "touch")
+	loader := elfInterp(t, touch)
+	b, err := os.ReadFile(touch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(inner, "payload"), b, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	c, err := platform.NewCommand(platform.CommandConfig{Dir: work, Timeout: 10 * time.Second, AllowOutsidePaths: true,
-		Programs:  []string{program(t, "cat"), program(t, "sleep")},
-		ReadPaths: append(platform.DefaultReadPaths(), "/proc")})
+		Programs:       []string{program(t, "cat"), program(t, "sleep"), loader},
+		AllowLaunchers: true,
+		ReadPaths:      append(platform.DefaultReadPaths(), "/proc")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,20 +268,26 @@ func TestCommandMountTable(t *testing.T) {
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("cat mountinfo: %+v %v", res, err)
 	}
-	noexec := false
-	for _, line := range strings.Split(res.Stdout, "\n") {
-		if f := strings.Fields(line); len(f) > 5 && f[4] == work {
-			noexec = strings.Contains(","+f[5]+",", ",noexec,") && strings.Contains(","+f[5]+",", ",nosuid,")
+	for _, dir := range []string{work, inner} {
+		noexec := false
+		for _, line := range strings.Split(res.Stdout, "\n") {
+			if f := strings.Fields(line); len(f) > 5 && f[4] == strings.ReplaceAll(dir, " ", `\040`) {
+				noexec = strings.Contains(","+f[5]+",", ",noexec,") && strings.Contains(","+f[5]+",", ",nosuid,")
+			}
+		}
+		if !noexec {
+			t.Errorf("the command does not see %s noexec,nosuid:\n%s", dir, res.Stdout)
 		}
 	}
-	if !noexec {
-		t.Errorf("the command does not see its workspace noexec,nosuid:\n%s", res.Stdout)
+	res, err = fx.run(t, map[string]any{"command": loader, "args": []string{"inner/payload", "inner/payload-ran"}})
+	if _, serr := os.Stat(filepath.Join(inner, "payload-ran")); serr == nil {
+		t.Errorf("the loader ran the payload on the inner mount: %+v %v", res, err)
 	}
 	if after := table(); after != before {
 		t.Errorf("the host's mount table changed:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 	// The host's own view of the workspace is untouched: it may still execute there.
-	if out, err := exec.Command(program(t, "cat"), "/proc/self/mountinfo").Output(); err != nil || strings.Contains(string(out), " "+work+" ") {
+	if out, err := exec.Command(program(t, "cat"), "/proc/self/mountinfo").Output(); err != nil || strings.Contains(string(out), " "+strings.ReplaceAll(work, " ", `\040`)+" ") {
 		t.Errorf("the host sees a mount at the workspace (%v)", err)
 	}
 }
