@@ -51,11 +51,10 @@ var mainCalled atomic.Bool
 // Commands are confined in a child: the host's own binary, started again with a marker
 // argv[0], mounts the workspace noexec in a mount namespace of its own, restricts itself
 // with Landlock and then executes the program, so the restriction holds for the program
-// and everything it starts. Where the command has no
-// PID namespace of its own, another such child stands between the host and the confining
-// one: a child subreaper that kills what the program leaves behind. In such children,
-// Main does that and never returns. In any other process it returns at once. Tests do the
-// same in TestMain.
+// and everything it starts. Where the command has no PID namespace of its own, another
+// such child stands between the host and the confining one: a child subreaper that kills
+// what the program leaves behind. In such children, Main does that and never returns. In
+// any other process it returns at once. Tests do the same in TestMain.
 func Main() {
 	mainCalled.Store(true)
 	if len(os.Args) < 5 {
