@@ -128,6 +128,16 @@ func TestCommandWorkspaceNoexec(t *testing.T) {
 				}
 				t.Logf("%s: %q %v", tc.name, res.Stderr, err)
 			}
+			// The workspace is the one place a command may write: no other directory
+			// could hold a payload the loader maps.
+			for _, d := range []string{"/dev/shm", "/tmp", "/var/tmp", "/run", "/dev"} {
+				dst := filepath.Join(d, "toolhint-noexec-payload")
+				res, err := fx.run(t, map[string]any{"command": "cp", "args": []string{"payload", dst}})
+				if _, serr := os.Stat(dst); serr == nil {
+					os.Remove(dst)
+					t.Errorf("cp wrote %s: %+v %v", dst, res, err)
+				}
+			}
 			// What is allowed still works: reading, and writing in the workspace.
 			res, err := fx.run(t, map[string]any{"command": "cp", "args": []string{"hello.txt", "sub/copy.txt"}})
 			if err != nil || res.ExitCode != 0 {
