@@ -126,8 +126,18 @@ type CommandConfig struct {
 	Network bool
 	// ReadPaths are the files and directories confined commands may read besides the
 	// workspace and the programs themselves. Optional: nil uses DefaultReadPaths; an
-	// empty non-nil slice allows nothing more.
+	// empty non-nil slice allows nothing more. The dynamic loader maps any file it can
+	// read as code, so list no directory the model can write through another tool.
 	ReadPaths []string
+	// WorkspaceExec runs confined commands without a mount namespace of their own, in
+	// which the workspace is mounted noexec. Landlock refuses to execute a file in the
+	// workspace, but it governs execve only: without the noexec mount, the dynamic loader
+	// (which every allowed program needs, and which make or git may start) can still map
+	// a program the model wrote into the workspace and run it. Optional: by default
+	// NewCommand fails where the host can create no mount namespace (one needs
+	// CAP_SYS_ADMIN or unprivileged user namespaces). The tool's description tells the
+	// model which it got. Unconfined commands never get the noexec mount.
+	WorkspaceExec bool
 }
 
 // Command is the execute_command tool. It keeps its directory open (an os.Root) until
@@ -142,16 +152,60 @@ type Command struct {
 	spec     registry.ToolSpec
 	// policy is the confining child's policy as JSON; "" runs commands unconfined.
 	policy string
-	// noPIDNS is set once starting a command in a PID namespace of its own failed
-	// (the host lacks CAP_SYS_ADMIN): later commands run without one.
-	noPIDNS atomic.Bool
+	// modes are the sets of namespaces a command may start in, best first (nsModes);
+	// mode is the index of the one to try next. It moves on once starting a command in
+	// it failed (the host may not create those namespaces): later commands start in the
+	// next. Past the end, confined commands cannot run.
+	modes []int
+	mode  atomic.Int32
+}
+
+// Namespaces a command may start in (each a bit of a mode).
+const (
+	nsPID   = 1 << iota // a PID namespace: else the program runs below a subreaper
+	nsMount             // a mount namespace, in which the workspace is mounted noexec
+	nsUser              // a user namespace mapping the host's uid and gid to themselves
+)
+
+// errNoNamespace is the error of a command that cannot start in any of its modes: a
+// confined command that needs a mount namespace where the host may not create one.
+var errNoNamespace = errors.New("this host may not create a mount namespace (CAP_SYS_ADMIN, or user namespaces for everyone)")
+
+// nsModes returns the namespace modes to try, best first: with mount (a confined command
+// whose workspace is mounted noexec), a mount namespace, with a PID namespace or without,
+// made by the host or in a user namespace of its own; otherwise a PID namespace or none.
+func nsModes(mount bool) []int {
+	if mount {
+		return []int{nsPID | nsMount, nsUser | nsPID | nsMount, nsMount, nsUser | nsMount}
+	}
+	return []int{nsPID, 0}
+}
+
+// skipModes moves c's next mode past those that have any of the namespaces in ns, or
+// with only, past those that lack them.
+func (c *Command) skipModes(ns int, only bool) {
+	for i := int(c.mode.Load()); i < len(c.modes); i++ {
+		if (c.modes[i]&ns != 0) == only {
+			c.mode.Store(int32(i))
+			return
+		}
+	}
+	c.mode.Store(int32(len(c.modes)))
 }
 
 // NewCommand checks cfg and returns the command tool. It fails with ErrInvalidConfig when
 // Dir is not a directory, a program is not an absolute path to an executable file, a
-// launcher is listed without AllowLaunchers, or a blocked pattern does not compile. The
-// caller must call Close.
+// launcher is listed without AllowLaunchers, or a blocked pattern does not compile; and,
+// for confined commands, when the kernel lacks Landlock, the host did not call Main, or
+// (without WorkspaceExec) the host can create no mount namespace or a program lies in
+// the workspace. The caller must call Close.
 func NewCommand(cfg CommandConfig) (*Command, error) {
+	return newCommand(cfg, false)
+}
+
+// newCommand is NewCommand; with noNS, commands start in no namespace, as on a host that
+// may create none.
+func newCommand(cfg CommandConfig, noNS bool) (*Command, error) {
 	if cfg.Dir == "" {
 		return nil, fmt.Errorf("%w: commands need a directory", ErrInvalidConfig)
 	}
@@ -206,6 +260,10 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 	}
 	if c.root, err = os.OpenRoot(dir); err != nil {
 		return nil, fmt.Errorf("%w: command directory: %v", ErrInvalidConfig, err)
+	}
+	c.modes = nsModes(!cfg.Unconfined && !cfg.WorkspaceExec)
+	if noNS {
+		c.skipModes(nsPID|nsMount|nsUser, false)
 	}
 	confinement := "Commands are NOT confined by the kernel: keep to the workspace directory."
 	if !cfg.Unconfined {
@@ -398,7 +456,7 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 	defer done()
 	stdout := &capped{max: c.cfg.MaxOutputBytes}
 	stderr := &capped{max: c.cfg.MaxOutputBytes}
-	report, err := c.exec(rctx, prog, wd, in.Args, stdout, stderr)
+	report, err := c.exec(rctx, prog, wd, dir, in.Args, stdout, stderr)
 	res := CommandResult{
 		Stdout:    strings.ToValidUTF8(stdout.buf.String(), "\uFFFD"),
 		Stderr:    strings.ToValidUTF8(stderr.buf.String(), "\uFFFD"),
@@ -421,15 +479,18 @@ func (c *Command) run(ctx context.Context, in commandIn) (CommandResult, error) 
 	return res, nil
 }
 
-// exec runs prog with args in the directory wd, confined when the tool is, writing its
-// output to stdout and stderr, and returns what the confining child reported when the
-// program could not start. The program runs in a session of its own and, where the host
-// may make one, a PID namespace of its own, whose every process the kernel kills when the
-// program ends; the session is killed at the deadline. Without a PID namespace, a command
-// runs below a child subreaper (reapArg0) instead where the host called Main, which kills
-// what the program left behind, even what left the session, when the program ends or on
-// the SIGTERM sent at the deadline; what is left of the session is killed after it.
-func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdout, stderr io.Writer) (string, error) {
+// exec runs prog with args in the directory wd (rel below the workspace), confined when
+// the tool is, writing its output to stdout and stderr, and returns what the confining
+// child reported when the program could not start. The program runs in a session of its
+// own and, where the host may make one, a PID namespace of its own, whose every process
+// the kernel kills when the program ends; the session is killed at the deadline. Without
+// a PID namespace, a command runs below a child subreaper (reapArg0) instead where the
+// host called Main, which kills what the program left behind, even what left the session,
+// when the program ends or on the SIGTERM sent at the deadline; what is left of the
+// session is killed after it. A confined command whose workspace is mounted noexec also
+// runs in a mount namespace of its own (and a user namespace where the host may not make
+// one otherwise); exec fails with errNoNamespace where none can be made.
+func (c *Command) exec(ctx context.Context, prog, wd, rel string, args []string, stdout, stderr io.Writer) (string, error) {
 	argv := append([]string{filepath.Base(prog)}, args...) // what the program calls itself
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -451,15 +512,20 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 	defer repR.Close()
 	var cmd *exec.Cmd
 	for {
-		pidns := !c.noPIDNS.Load()
+		i := c.mode.Load()
+		if int(i) >= len(c.modes) {
+			err = errNoNamespace
+			break
+		}
+		ns := c.modes[i]
 		// Without Main there is no subreaper: unconfined commands then run directly.
-		reaper := !pidns && subreapers && mainCalled.Load()
+		reaper := ns&nsPID == 0 && subreapers && mainCalled.Load()
 		name, args := prog, argv
 		switch {
 		case reaper:
-			name, args = "/proc/self/exe", append([]string{reapArg0, c.policy, prog}, argv...)
+			name, args = "/proc/self/exe", append([]string{reapArg0, c.policy, rel, prog}, argv...)
 		case c.policy != "":
-			name, args = "/proc/self/exe", append([]string{confineArg0, c.policy, prog}, argv...)
+			name, args = "/proc/self/exe", append([]string{confineArg0, c.policy, rel, prog}, argv...)
 		}
 		cmd = exec.CommandContext(ctx, name)
 		cmd.Args = args
@@ -474,7 +540,7 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 		if c.policy != "" || reaper {
 			cmd.ExtraFiles = []*os.File{repW} // confineFD
 		}
-		cmd.SysProcAttr = procAttr(pidns)
+		cmd.SysProcAttr = procAttr(ns)
 		cmd.Cancel = func() error {
 			killTree(cmd.Process.Pid)
 			return nil
@@ -486,8 +552,8 @@ func (c *Command) exec(ctx context.Context, prog, wd string, args []string, stdo
 			cmd.WaitDelay = reapGrace + time.Second
 		}
 		err = cmd.Start()
-		if err != nil && pidns && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)) {
-			c.noPIDNS.Store(true)
+		if err != nil && ns != 0 && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)) {
+			c.mode.CompareAndSwap(i, i+1) // the host may not create these namespaces
 			continue
 		}
 		break

@@ -5,4 +5,4 @@ package platform
 import "syscall"
 
 // procAttr starts a command in a session (and process group) of its own.
-func procAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+func procAttr(int) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

@@ -15,4 +15,4 @@ func killTree(pid int) {
 }
 
 // procAttr keeps exec's defaults.
-func procAttr(bool) *syscall.SysProcAttr { return nil }
+func procAttr(int) *syscall.SysProcAttr { return nil }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"debug/elf"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +18,8 @@ import (
 )
 
 // confineArg0 is the argv[0] by which a process knows it was started to confine a
-// command: argv is [confineArg0, policy JSON, program path, program argv...].
+// command: argv is [confineArg0, policy JSON, working directory relative to the
+// workspace, program path, program argv...].
 const confineArg0 = "toolhint-platform-confine"
 
 // reapArg0 is the argv[0] by which a process knows it was started to reap a command run
@@ -47,15 +49,15 @@ var mainCalled atomic.Bool
 //	}
 //
 // Commands are confined in a child: the host's own binary, started again with a marker
-// argv[0], restricts itself with Landlock and then executes the program, so the
-// restriction holds for the program and everything it starts. Where the command has no
-// PID namespace of its own, another such child stands between the host and the confining
-// one: a child subreaper that kills what the program leaves behind. In such children,
-// Main does that and never returns. In any other process it returns at once. Tests do the
-// same in TestMain.
+// argv[0], mounts the workspace noexec in a mount namespace of its own, restricts itself
+// with Landlock and then executes the program, so the restriction holds for the program
+// and everything it starts. Where the command has no PID namespace of its own, another
+// such child stands between the host and the confining one: a child subreaper that kills
+// what the program leaves behind. In such children, Main does that and never returns. In
+// any other process it returns at once. Tests do the same in TestMain.
 func Main() {
 	mainCalled.Store(true)
-	if len(os.Args) < 4 {
+	if len(os.Args) < 5 {
 		return
 	}
 	var err error
@@ -63,7 +65,7 @@ func Main() {
 	case confineArg0:
 		var p policy
 		if err = json.Unmarshal([]byte(os.Args[1]), &p); err == nil {
-			err = confineAndExec(p, os.Args[2], os.Args[3:])
+			err = confineAndExec(p, os.Args[2], os.Args[3], os.Args[4:])
 		}
 	case reapArg0:
 		err = reap(os.Args[1:])
@@ -79,14 +81,17 @@ func Main() {
 // policy is what the confining child allows: read and write below Work, read below each
 // of Read, read and execute each of Exec (files: the programs and their ELF
 // interpreters), read and write each of Dev (device files such as /dev/null), and TCP
-// only when Net is set.
+// only when Net is set. With NoExec, the child runs in a mount namespace of its own and
+// mounts Work (and every mount below it) noexec, nosuid and nodev there first.
 type policy struct {
-	Work  string   `json:"work"`
-	Read  []string `json:"read,omitempty"`
-	Exec  []string `json:"exec,omitempty"`
-	Dev   []string `json:"dev,omitempty"`
-	Net   bool     `json:"net,omitempty"`
-	Probe bool     `json:"probe,omitempty"` // confine, then exit 0 without executing
+	Work   string   `json:"work"`
+	NoExec bool     `json:"noexec,omitempty"`
+	HostNS uint64   `json:"host_ns,omitempty"` // the host's mount namespace, which NoExec never touches
+	Read   []string `json:"read,omitempty"`
+	Exec   []string `json:"exec,omitempty"`
+	Dev    []string `json:"dev,omitempty"`
+	Net    bool     `json:"net,omitempty"`
+	Probe  bool     `json:"probe,omitempty"` // confine, then exit 0 without executing
 }
 
 // DefaultReadPaths returns the paths commands may read (not write) when
@@ -123,7 +128,7 @@ func (c *Command) confine() (string, error) {
 	if !mainCalled.Load() {
 		return "", fmt.Errorf("%w: commands are confined in a child started from this program, which must call platform.Main first in main; call it, or set Unconfined", ErrInvalidConfig)
 	}
-	p := policy{Work: c.dir, Net: c.cfg.Network}
+	p := policy{Work: c.dir, Net: c.cfg.Network, NoExec: !c.cfg.WorkspaceExec}
 	reads := c.cfg.ReadPaths
 	if reads == nil {
 		reads = DefaultReadPaths()
@@ -151,6 +156,17 @@ func (c *Command) confine() (string, error) {
 			p.Exec = append(p.Exec, interp)
 		}
 	}
+	if p.NoExec {
+		var err error
+		if p.HostNS, err = mountNS(); err != nil {
+			return "", fmt.Errorf("%w: commands run in a mount namespace of their own: %v; set WorkspaceExec to run them without it", ErrInvalidConfig, err)
+		}
+		for _, x := range p.Exec {
+			if within(c.dir, x) {
+				return "", fmt.Errorf("%w: program %q is in the workspace, which commands may write and which is mounted noexec for them; install it elsewhere, or set WorkspaceExec", ErrInvalidConfig, x)
+			}
+		}
+	}
 	slices.Sort(p.Exec)
 	p.Exec = slices.Compact(p.Exec)
 	probe := p
@@ -164,14 +180,21 @@ func (c *Command) confine() (string, error) {
 	c.policy = string(b)
 	var out capped
 	out.max = 4 << 10
-	report, err := c.exec(ctx, "/", c.dir, nil, &out, &out)
+	report, err := c.exec(ctx, "/", c.dir, ".", nil, &out, &out)
 	c.policy = ""
+	if errors.Is(err, errNoNamespace) {
+		return "", fmt.Errorf("%w: confined commands run in a mount namespace of their own, where the workspace is mounted noexec so that no program written there can run, and %v; set WorkspaceExec to run them without it", ErrInvalidConfig, err)
+	}
 	if report != "" || err != nil {
 		msg := report
 		if msg == "" {
 			msg = fmt.Sprintf("%v %s", err, strings.TrimSpace(out.buf.String()))
 		}
-		return "", fmt.Errorf("%w: confining a command failed (%s); set Unconfined to run commands without Landlock", ErrInvalidConfig, truncText(msg))
+		hint := "set Unconfined to run commands without Landlock"
+		if strings.Contains(msg, noexecErr) {
+			hint = "set WorkspaceExec to run commands without the noexec mount"
+		}
+		return "", fmt.Errorf("%w: confining a command failed (%s); %s", ErrInvalidConfig, truncText(msg), hint)
 	}
 	if b, err = json.Marshal(p); err != nil {
 		return "", fmt.Errorf("%w: confinement policy: %v", ErrInvalidConfig, err)
@@ -186,7 +209,27 @@ func (c *Command) confine() (string, error) {
 	default:
 		s += "; this kernel cannot close the network to them."
 	}
+	if p.NoExec {
+		s += " The workspace is mounted noexec for them: a program written there cannot run."
+	} else {
+		s += " The workspace is not mounted noexec for them."
+	}
 	return s, nil
+}
+
+// noexecErr begins the confining child's errors in mounting the workspace noexec.
+const noexecErr = "platform: confine: noexec workspace: "
+
+// within tells whether path is dir or below it, symlinks resolved where they exist.
+func within(dir, path string) bool {
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // interpreter returns the ELF interpreter (the dynamic loader) prog names, "" for a

@@ -47,8 +47,10 @@ const (
 	llScopeAbstractUnix = 1 << 0 // ABI 6
 	llScopeSignal       = 1 << 1 // ABI 6
 
-	prSetNoNewPrivs = 38
-	oPath           = 0x200000 // O_PATH on every architecture Go supports; package syscall lacks it
+	prSetNoNewPrivs      = 38
+	prCapAmbient         = 47
+	prCapAmbientClearAll = 4
+	oPath                = 0x200000 // O_PATH on every architecture Go supports; package syscall lacks it
 )
 
 type llRulesetAttr struct {
@@ -92,8 +94,10 @@ func handledFS(abi int) uint64 {
 const fileRights = llExecute | llWriteFile | llReadFile | llTruncate | llIoctlDev
 
 // confineAndExec restricts the calling thread with Landlock according to p and executes
-// prog with argv there (the environment passes on unchanged). It returns only on failure.
-func confineAndExec(p policy, prog string, argv []string) error {
+// prog with argv there (the environment passes on unchanged), in rel below the
+// workspace. With p.NoExec it first mounts the workspace noexec in its own mount
+// namespace (noexecWorkspace). It returns only on failure.
+func confineAndExec(p policy, rel, prog string, argv []string) error {
 	// Landlock and no_new_privs bind the thread that sets them; execve keeps that thread's
 	// credentials and ends the others.
 	runtime.LockOSThread()
@@ -101,6 +105,11 @@ func confineAndExec(p policy, prog string, argv []string) error {
 	abi := landlockABI()
 	if abi < 1 {
 		return errors.New("platform: confine: the kernel offers no Landlock")
+	}
+	if p.NoExec {
+		if err := noexecWorkspace(p.Work, rel, p.HostNS); err != nil {
+			return err
+		}
 	}
 	handled := handledFS(abi)
 	attr := llRulesetAttr{fs: handled}
@@ -148,6 +157,10 @@ func confineAndExec(p policy, prog string, argv []string) error {
 		return fmt.Errorf("platform: confine: restrict: %w", errno)
 	}
 	syscall.Close(ruleset)
+	// A user namespace lent CAP_SYS_ADMIN for the mounts: the program does not keep it.
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0); errno != 0 {
+		return fmt.Errorf("platform: confine: drop ambient capabilities: %w", errno)
+	}
 	if p.Probe {
 		os.Exit(0)
 	}

@@ -36,8 +36,19 @@
 //     again: the host calls Main first in main, as with moby's reexec, and NewCommand
 //     proves the confinement once with a probe run. Where Landlock is missing NewCommand
 //     fails unless the host sets CommandConfig.Unconfined, and the tool's description
-//     tells the model which it got. Each command runs in a session of its own and, where
-//     the host may create one (CAP_SYS_ADMIN), a PID namespace of its own, whose every
+//     tells the model which it got. Landlock's execute right governs execve only, and the
+//     loader it must let run maps any file it can read as code: so a confined command
+//     also runs in a mount namespace of its own, in which the child, before Landlock,
+//     makes every mount private (nothing it mounts reaches the host's mount table),
+//     bind-mounts the workspace onto itself and remounts it noexec, nosuid and nodev. The
+//     kernel then refuses to execute a file in the workspace or to map one as code, and
+//     the workspace is the one place (with /dev/null and the like) a command may write,
+//     so no program the model writes can run, not even as "ld-linux.so ./payload" from a
+//     make recipe. The host creates the namespace with CAP_SYS_ADMIN, or else in a user
+//     namespace mapping its uid and gid to themselves; where it can create none,
+//     NewCommand fails unless the host sets CommandConfig.WorkspaceExec, and the
+//     description says which it got. Each command runs in a session of its own and, where
+//     the host may create one (the same ways), a PID namespace of its own, whose every
 //     process the kernel kills when the program ends; the session is killed at the
 //     timeout. Without a PID namespace, a command runs below a child subreaper (one more
 //     child of the host's binary, itself unconfined): what the program leaves behind,
@@ -59,7 +70,10 @@
 //	}
 //
 // Landlock does not confine UDP, and an allowed program keeps the host's user; list
-// programs as if the model could run them with any arguments inside the workspace. Before
+// programs as if the model could run them with any arguments inside the workspace. A
+// command may read, and so have the loader map as code, whatever ReadPaths names: list
+// nothing there that the model can write by another way (the files tools with another
+// root, say). Before
 // Landlock scopes signals (Linux 6.12), a confined program may kill the subreaper, and
 // what it started outside its session then outlives it; and an unconfined command has
 // a subreaper only where the host called Main (on Linux).

@@ -25,7 +25,7 @@ const (
 // PID namespace of its own. It marks itself a child subreaper, so that whatever the
 // program starts and leaves behind (a daemon, a child in a session of its own) is
 // reparented to it rather than to init; starts the confining child with args (policy,
-// program, program argv), which restricts itself and executes the program, or, with an
+// working directory relative to the workspace, program, program argv), which restricts itself and executes the program, or, with an
 // empty policy (an unconfined command), the program itself; waits for it, or on SIGTERM
 // (the host's timeout) kills it; then kills every descendant still left and ends as the
 // program ended. It stays unconfined itself: a confined program, in a Landlock domain of
@@ -47,7 +47,7 @@ func reap(args []string) error {
 	}
 	name, argv := "/proc/self/exe", append([]string{confineArg0}, args...)
 	if args[0] == "" { // unconfined: the program itself
-		name, argv = args[1], args[2:]
+		name, argv = args[2], args[3:]
 		attr.Files = attr.Files[:3]
 	}
 	pid, err := syscall.ForkExec(name, argv, attr)

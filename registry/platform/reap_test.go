@@ -35,8 +35,10 @@ func shFixture(t *testing.T, timeout time.Duration, unconfined bool) *cmdFixture
 	})
 }
 
-// runModes are the pid modes of a confined command, and an unconfined one without a
-// PID namespace (which has the subreaper too, the host having called Main).
+// runModes are the pid modes of a confined command, an unconfined one without a PID
+// namespace (which has the subreaper too, the host having called Main), and a confined
+// one whose namespaces are made in a user namespace of its own, as where the host lacks
+// CAP_SYS_ADMIN.
 var runModes = []struct {
 	name       string
 	noNS       bool
@@ -46,6 +48,7 @@ var runModes = []struct {
 	{"pid namespace", false, false, func(*platform.Command) {}},
 	{"no pid namespace", true, false, platform.NoPIDNamespace},
 	{"unconfined without pid namespace", true, true, platform.NoPIDNamespace},
+	{"user namespace", false, false, platform.UserNamespace},
 }
 
 // TestCommandChildrenDie starts children that leave the command behind: one in the
@@ -189,12 +192,16 @@ func TestCommandExitStatus(t *testing.T) {
 func TestCommandDidNotStart(t *testing.T) {
 	for _, mode := range runModes {
 		t.Run(mode.name, func(t *testing.T) {
-			dir := t.TempDir()
+			// The program lives beside the workspace: one inside it would be refused.
+			dir, bin := filepath.Join(t.TempDir(), "work"), t.TempDir()
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			b, err := os.ReadFile(program(t, "echo"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			echo := filepath.Join(dir, "echo")
+			echo := filepath.Join(bin, "echo")
 			if err := os.WriteFile(echo, b, 0o755); err != nil {
 				t.Fatal(err)
 			}
