@@ -57,16 +57,19 @@
 //     executor.Executor.RunTurn; a recipe's step: RunStep.
 //   - Run tool calls the host's own loop received: executor.Executor.Execute and
 //     ExecuteBatch.
-//   - Check a model's arguments outside an executor: schema.Compile, then
-//     Validator.CoerceAndValidate.
+//   - Check a model's arguments outside an executor: schema.Compile (or a
+//     schema.Compiler's Compile, which caches, where the same schemas come back), then
+//     Validator.CoerceAndValidate. Validate, Coerce and CheckLimits are its parts, and the
+//     *With spellings are deprecated; schema's package doc says which is which.
 //
-// Names follow two rules across packages. In the catalogue's packages (cache, hint,
-// registry, executor) a record's own key is Slug (cache.Action.Slug, cache.App.Slug,
-// cache.Plugin.Slug) and a record about an action names that action's slug Action
-// (cache.ActionMeta.Action, cache.ActionVector.Action, cache.UsageEvent.Action,
-// hint.Match.Action, executor.RemoteRequest.Action); composio and schema, which know
-// tools and functions rather than the catalogue, call it Slug, as Composio's API does
-// (composio.Tool.Slug, schema.Function.Slug, schema.CompileOptions.Slug). Constants
-// named Kind* are executor's error kinds (executor.ErrorKind); other kinds take their
-// type's prefix (registry.ToolAction, registry.PartPlugin).
+// Names follow one rule across packages: a record's own key is Slug (cache.Action.Slug,
+// cache.App.Slug, cache.Plugin.Slug, composio.Tool.Slug, schema.Function.Slug, which
+// tool calls route back to), and a field that names an action some other value is about
+// is Action (cache.ActionMeta.Action, cache.ActionVector.Action, cache.UsageEvent.Action,
+// hint.Match.Action, executor.RemoteRequest.Action, schema.CompileOptions.Action,
+// schema.GoType.Action, composiotest.ExecuteCall.Action). The Slug fields those three
+// had are deprecated spellings, read when Action is empty. Constants named Kind* are
+// executor's error kinds (executor.ErrorKind); other kinds take their type's prefix
+// (registry.ToolAction, registry.PartPlugin), and registry's former KindPlatform,
+// KindAction and KindUnknown are deprecated spellings of its Tool* constants.
 package toolhint
