@@ -38,7 +38,8 @@
 //     callback. Keep it current with cache.Sync. A test host then seeds the fake Composio
 //     API from that store with composiotest.FromStore (the catalogue and the workspaces'
 //     connected accounts); composiotest.LoadCatalog serves a snapshot without a store (a
-//     sync's fake source), and hinteval.LoadCatalog is for the measurement tools.
+//     sync's fake source). hinteval.LoadCatalog is deprecated: it was cache.ImportJSONL
+//     into a new memory store, and the measurement tools now load that way.
 //   - Embed the catalogue for the semantic tier: hint.EmbedCatalog, after each import or
 //     sync (EmbedOptions.Progress reports as it goes).
 //   - Say who a turn is for: one hint.Identity per turn, passed everywhere:
