@@ -1,7 +1,8 @@
 // Package toolhint puts Composio's catalogue of apps and actions in front of a language
 // model without drowning it, and runs the tools the model picks, in-process.
 //
-// This root package holds no code; it is the map of the module:
+// This root package is the map of the module. Its one type, [Telemetry], is the one place
+// to give every component the same logger and observer. The packages:
 //
 //   - [github.com/toolhint/toolhint/cache]: the local catalogue (apps, actions, action
 //     metadata, stats, sync jobs, agent assignments, workspace connections and enabled
@@ -58,6 +59,11 @@
 //     executor.Executor.RunTurn; a recipe's step: RunStep.
 //   - Run tool calls the host's own loop received: executor.Executor.Execute and
 //     ExecuteBatch.
+//   - Give every component a logger and an observer: fill one [Telemetry] and pass each
+//     configuration through it (tel.Hint(hint.Config{…}), tel.Resolver, tel.Executor,
+//     tel.Composio, tel.Sync, …). It fills the Logger and Observer fields a configuration
+//     left nil; the per-component fields (hint.Config.Logger, executor.Config.Observer, …)
+//     still configure one component alone and win when set.
 //   - Check a model's arguments outside an executor: schema.Compile (or a
 //     schema.Compiler's Compile, which caches, where the same schemas come back), then
 //     Validator.CoerceAndValidate. Validate, Coerce and CheckLimits are its parts, and the
