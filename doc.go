@@ -1,7 +1,8 @@
 // Package toolhint puts Composio's catalogue of apps and actions in front of a language
 // model without drowning it, and runs the tools the model picks, in-process.
 //
-// This root package holds no code; it is the map of the module:
+// This root package is the map of the module. Its one type, [Telemetry], is the one place
+// to give every component the same logger and observer. The packages:
 //
 //   - [github.com/toolhint/toolhint/cache]: the local catalogue (apps, actions, action
 //     metadata, stats, sync jobs, agent assignments, workspace connections and enabled
@@ -38,7 +39,8 @@
 //     callback. Keep it current with cache.Sync. A test host then seeds the fake Composio
 //     API from that store with composiotest.FromStore (the catalogue and the workspaces'
 //     connected accounts); composiotest.LoadCatalog serves a snapshot without a store (a
-//     sync's fake source), and hinteval.LoadCatalog is for the measurement tools.
+//     sync's fake source). hinteval.LoadCatalog is deprecated: it was cache.ImportJSONL
+//     into a new memory store, and the measurement tools now load that way.
 //   - Embed the catalogue for the semantic tier: hint.EmbedCatalog, after each import or
 //     sync (EmbedOptions.Progress reports as it goes).
 //   - Say who a turn is for: one hint.Identity per turn, passed everywhere:
@@ -57,16 +59,24 @@
 //     executor.Executor.RunTurn; a recipe's step: RunStep.
 //   - Run tool calls the host's own loop received: executor.Executor.Execute and
 //     ExecuteBatch.
-//   - Check a model's arguments outside an executor: schema.Compile, then
-//     Validator.CoerceAndValidate.
+//   - Give every component a logger and an observer: fill one [Telemetry] and pass each
+//     configuration through it (tel.Hint(hint.Config{…}), tel.Resolver, tel.Executor,
+//     tel.Composio, tel.Sync, …). It fills the Logger and Observer fields a configuration
+//     left nil; the per-component fields (hint.Config.Logger, executor.Config.Observer, …)
+//     still configure one component alone and win when set.
+//   - Check a model's arguments outside an executor: schema.Compile (or a
+//     schema.Compiler's Compile, which caches, where the same schemas come back), then
+//     Validator.CoerceAndValidate. Validate, Coerce and CheckLimits are its parts, and the
+//     *With spellings are deprecated; schema's package doc says which is which.
 //
-// Names follow two rules across packages. In the catalogue's packages (cache, hint,
-// registry, executor) a record's own key is Slug (cache.Action.Slug, cache.App.Slug,
-// cache.Plugin.Slug) and a record about an action names that action's slug Action
-// (cache.ActionMeta.Action, cache.ActionVector.Action, cache.UsageEvent.Action,
-// hint.Match.Action, executor.RemoteRequest.Action); composio and schema, which know
-// tools and functions rather than the catalogue, call it Slug, as Composio's API does
-// (composio.Tool.Slug, schema.Function.Slug, schema.CompileOptions.Slug). Constants
-// named Kind* are executor's error kinds (executor.ErrorKind); other kinds take their
-// type's prefix (registry.ToolAction, registry.PartPlugin).
+// Names follow one rule across packages: a record's own key is Slug (cache.Action.Slug,
+// cache.App.Slug, cache.Plugin.Slug, composio.Tool.Slug, schema.Function.Slug, which
+// tool calls route back to), and a field that names an action some other value is about
+// is Action (cache.ActionMeta.Action, cache.ActionVector.Action, cache.UsageEvent.Action,
+// hint.Match.Action, executor.RemoteRequest.Action, schema.CompileOptions.Action,
+// schema.GoType.Action, composiotest.ExecuteCall.Action). The Slug fields those three
+// had are deprecated spellings, read when Action is empty. Constants named Kind* are
+// executor's error kinds (executor.ErrorKind); other kinds take their type's prefix
+// (registry.ToolAction, registry.PartPlugin), and registry's former KindPlatform,
+// KindAction and KindUnknown are deprecated spellings of its Tool* constants.
 package toolhint

@@ -51,8 +51,8 @@
 // Loading a catalogue has one way: [ImportJSONL] (actions) after [ImportAppsJSONL] (apps,
 // optional), into any store; [ImportJSONLWithOptions] is the same with a progress
 // callback. The loaders elsewhere are its parts or its consumers: composiotest.FromStore
-// seeds the fake API from a store so loaded, and hinteval.LoadCatalog reads a snapshot
-// for measurement only. [ExportJSONL] writes the same format. Imports are all-or-nothing
+// seeds the fake API from a store so loaded, and the deprecated hinteval.LoadCatalog is
+// ImportJSONL into a new memory store. [ExportJSONL] writes the same format. Imports are all-or-nothing
 // and streamed in bounded chunks: into PostgreSQL one transaction takes them as they are
 // read.
 //

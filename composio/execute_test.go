@@ -44,7 +44,7 @@ func TestExecute(t *testing.T) {
 		if diff := cmp.Diff(`{"id":"msg_1","to":"a@example.com"}`, string(res.Data)); diff != "" {
 			t.Errorf("data (-want +got):\n%s", diff)
 		}
-		want := composiotest.ExecuteCall{Slug: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"a@example.com"}`), UserID: "u1", ConnectedAccountID: active.ID, Version: "20250905_00"}
+		want := composiotest.ExecuteCall{Action: "GMAIL_SEND_EMAIL", Slug: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"a@example.com"}`), UserID: "u1", ConnectedAccountID: active.ID, Version: "20250905_00"}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("call seen by the server (-want +got):\n%s", diff)
 		}
@@ -210,7 +210,7 @@ func TestExecuteAction(t *testing.T) {
 		if diff := cmp.Diff(`{"to":"a@example.com"}`, string(data)); diff != "" {
 			t.Errorf("data (-want +got):\n%s", diff)
 		}
-		want := composiotest.ExecuteCall{Slug: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"a@example.com"}`), UserID: "u1", ConnectedAccountID: active.ID, Version: "20250905_00"}
+		want := composiotest.ExecuteCall{Action: "GMAIL_SEND_EMAIL", Slug: "GMAIL_SEND_EMAIL", Arguments: json.RawMessage(`{"to":"a@example.com"}`), UserID: "u1", ConnectedAccountID: active.ID, Version: "20250905_00"}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("call seen by the server (-want +got):\n%s", diff)
 		}

@@ -80,12 +80,11 @@ var (
 	prefixRE    = regexp.MustCompile(`^composio: (?:tool error: )?`)
 )
 
-// maxErrorText bounds the error text a model sees.
-const maxErrorText = 2000
-
 // publicText returns an error's text fit for the model: the error's PublicMessage when it
 // has one, otherwise its text with request lines, request ids and package prefixes
-// ("composio: ") taken out and URLs said as "the URL", so the sentence still reads.
+// ("composio: ") taken out and URLs said as "the URL", so the sentence still reads. Its
+// length is bounded with the rest of the Result's error, when the call completes
+// (Result.bounded).
 func publicText(err error) string {
 	var pm interface{ PublicMessage() string }
 	msg := ""
@@ -102,5 +101,5 @@ func publicText(err error) string {
 	if msg == "" {
 		msg = "no reason given"
 	}
-	return boundText(msg, maxErrorText)
+	return msg
 }

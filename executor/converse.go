@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
 )
@@ -63,7 +64,7 @@ func (e *Executor) converse(ctx context.Context, llm LLM, l *loop) error {
 		if l.calls == maxTurns {
 			for _, tc := range msg.ToolCalls {
 				r := Result{CallID: tc.ID, Tool: tc.Name, ErrorKind: KindSkipped,
-					Error: fmt.Sprintf("not run: the %s reached its limit of %d model turns", l.unit, maxTurns)}
+					Error: fmt.Sprintf("not run: the %s reached its limit of %d model turns", l.unit, maxTurns)}.bounded()
 				l.results = append(l.results, r)
 				l.messages = append(l.messages, Message{Role: RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: r.ForModel()})
 			}
@@ -104,6 +105,35 @@ func opening(system, hint string, history []Message, prompt string) []Message {
 	}
 	msgs = append(msgs, history...)
 	return append(msgs, Message{Role: RoleUser, Content: prompt})
+}
+
+// searchOffer is the one decision RunTurn and RunStep take on search_tools: the hint may
+// point the model at it (req.SearchTool is set) only when this executor would run it for its
+// scope (registered, active and allowed, as offer checks), and then the loop gives the model
+// the definition returned here whenever the hint points at a meta-tool (withSearch).
+func (e *Executor) searchOffer(ctx context.Context, req *hint.Request) ([]schema.Function, error) {
+	search, _, err := e.offer(ctx, []string{ToolSearch})
+	if err != nil {
+		return nil, err
+	}
+	if len(search) > 0 {
+		req.SearchTool = ToolSearch
+	}
+	return search, nil
+}
+
+// withSearch adds search, the definition searchOffer returned, to tools when the hint h
+// points at a meta-tool and tools lack it: the hint names it only when it could be given.
+func withSearch(tools, search []schema.Function, h hint.Result) []schema.Function {
+	if len(h.MetaTools) == 0 {
+		return tools
+	}
+	for _, f := range search {
+		if !slices.ContainsFunc(tools, func(g schema.Function) bool { return g.Slug == f.Slug }) {
+			tools = append(tools, f)
+		}
+	}
+	return tools
 }
 
 // offer returns the function definitions of the named tools that this executor would run

@@ -60,10 +60,11 @@
 // RunTurn is a chatbot host's whole turn in one call, over any LLM (an SDK's client behind
 // the one-method LLM interface): it builds the hint for the user's message, offers the
 // model the hint's actions the scope may call and the meta-tools the hint points at
-// (search_tools when the executor's registry holds the Router's tools, and only then does
-// the hint name it), runs the model's calls and gives it the results until it answers or
-// a bound (Turn.MaxTurns, Turn.Timeout) is hit. RunStep is the same engine for a recipe
-// step, with the resolver's actions.
+// (search_tools when the executor's registry holds the Router's tools and the scope may
+// call it, and only then does the hint name it), runs the model's calls and gives it the
+// results until it answers or a bound (Turn.MaxTurns, Turn.Timeout) is hit. RunStep is the
+// same engine for a recipe step, with the resolver's actions, and takes the same decision
+// on search_tools.
 //
 // Composio actions run through Config.Remote (required when the catalogue holds any). Its one method uses only standard-library
 // types, so a *composio.Client is a Remote as it is; the executor reads what it needs of

@@ -115,7 +115,7 @@ func (e *Executor) prepareAction(ctx context.Context, act cache.Action) (*prepar
 		}
 	}
 	// The host's override, then the normaliser (unless Strict), then the compiled checks.
-	v, err := e.sh.compiler.Compile(act.Parameters, schema.CompileOptions{Mode: e.cfg.Validation, Slug: act.Slug, Overrides: e.cfg.Overrides})
+	v, err := e.sh.compiler.Compile(act.Parameters, schema.CompileOptions{Mode: e.cfg.Validation, Action: act.Slug, Overrides: e.cfg.Overrides})
 	if err != nil {
 		return nil, fmt.Errorf("its parameter schema is invalid: %w", err)
 	}

@@ -189,7 +189,8 @@ func (r Result) ForUI() UIResult {
 
 // ForModel returns r as compact text for a tool message: the data itself when the call
 // succeeded (a JSON string is unquoted), or "error (<kind>): <message>" with suggestions
-// when it failed; the notices, if any, follow on a line of their own.
+// when it failed; the notices, if any, follow on a line of their own. The error text is
+// Result.Error as it is: the executor bounds it when it makes a Result.
 func (r Result) ForModel() string {
 	text := r.modelText()
 	if len(r.Notices) == 0 {
@@ -198,8 +199,9 @@ func (r Result) ForModel() string {
 	return text + "\nNote: " + strings.Join(r.Notices, " ")
 }
 
-// maxErrorBytes bounds Result.Error and the error text ForModel writes: what a model is
-// told of a failure stays a few KB whatever a tool, a service or the arguments said.
+// maxErrorBytes bounds Result.Error, and with it the error text ForModel writes: what a
+// model is told of a failure stays a few KB whatever a tool, a service or the arguments
+// said. Result.bounded is the one place it is applied.
 const maxErrorBytes = 3 << 10
 
 // boundText returns s cut to at most about n bytes by taking out its middle, so that what
@@ -221,7 +223,8 @@ func boundText(s string, n int) string {
 const maxToolBytes = 256
 
 // bounded returns r with its model-facing texts bounded: the error (boundText) and a tool
-// name that was never resolved (schema.Excerpt).
+// name that was never resolved (schema.Excerpt). Every Result the executor makes passes
+// through it before anyone sees it.
 func (r Result) bounded() Result {
 	r.Error = boundText(r.Error, maxErrorBytes)
 	if len(r.Tool) > maxToolBytes {
@@ -252,7 +255,7 @@ func (r Result) modelText() string {
 	b.WriteString("error (")
 	b.WriteString(string(r.ErrorKind))
 	b.WriteString("): ")
-	b.WriteString(boundText(r.Error, maxErrorBytes))
+	b.WriteString(r.Error) // bounded when the executor made r (Result.bounded)
 	if len(r.Suggestions) > 0 && !strings.Contains(r.Error, r.Suggestions[0]) {
 		b.WriteString(" Did you mean: ")
 		b.WriteString(strings.Join(r.Suggestions, ", "))

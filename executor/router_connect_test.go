@@ -58,7 +58,7 @@ func newConnectFixture(t testing.TB, scope executor.Scope, withConnector bool) *
 		fx.mu.Lock()
 		fx.executed = append(fx.executed, c)
 		fx.mu.Unlock()
-		if c.Slug == "GMAIL_FETCH_EMAILS" {
+		if c.Action == "GMAIL_FETCH_EMAILS" {
 			return map[string]any{"messages": []map[string]string{{"subject": "Q3 numbers", "from": "cfo@acme.test"}}}, nil
 		}
 		return map[string]any{"ok": true}, nil
@@ -292,7 +292,7 @@ func TestRouterConnectPlanRun(t *testing.T) {
 	var got []ran
 	fx.mu.Lock()
 	for _, c := range fx.executed {
-		got = append(got, ran{c.Slug, c.ConnectedAccountID})
+		got = append(got, ran{c.Action, c.ConnectedAccountID})
 	}
 	fx.mu.Unlock()
 	if diff := cmp.Diff([]ran{{"GMAIL_FETCH_EMAILS", fx.gmailAccount}, {"SLACK_SEND_MESSAGE", slackAccount}}, got); diff != "" {

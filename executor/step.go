@@ -118,14 +118,16 @@ type StepResult struct {
 }
 
 // RunStep runs one recipe step: it builds a hint in recipe mode, resolves the step's
-// actions, then loops, with the engine RunTurn (a chatbot turn) uses too: the model answers, its tool calls run (in parallel, as a batch), and
-// their results go back to the model, until the model answers without tool calls or
-// MaxTurns is reached (ErrMaxTurns). The tool calls of the last allowed turn are not run,
-// since no model turn would read their results; they get KindSkipped results. The first
-// turn's tool choice is "required" when the hint tells the model it MUST call an action.
-// The hint names search_tools only when Platform offers it. Tool failures are results the model sees,
-// not errors; RunStep returns an error only when the model fails, ctx ends, or the turns
-// run out, and then the StepResult holds what happened so far.
+// actions, then loops, with the engine RunTurn (a chatbot turn) uses too: the model
+// answers, its tool calls run (in parallel, as a batch), and their results go back to the
+// model, until the model answers without tool calls or MaxTurns is reached (ErrMaxTurns).
+// The tool calls of the last allowed turn are not run, since no model turn would read their
+// results; they get KindSkipped results. The first turn's tool choice is "required" when
+// the hint tells the model it MUST call an action. The hint names search_tools by RunTurn's
+// rule: only when the executor's registry holds it, active and allowed for the scope, and
+// then the step offers it. Tool failures are results the model sees, not errors; RunStep
+// returns an error only when the model fails, ctx ends, or the turns run out, and then the
+// StepResult holds what happened so far.
 func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult, error) {
 	var res StepResult
 	if llm == nil {
@@ -136,15 +138,16 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 		ctx = WithPrompt(ctx, step.Prompt) // what a UsageRecorder learns from
 	}
 	choice := ToolChoiceAuto
-	var platform []schema.Function
+	var platform, search []schema.Function
 	if step.Platform != nil && e.cfg.Registry != nil {
 		platform = e.cfg.Registry.Functions(step.Platform...)
 	}
 	if step.Hints != nil {
 		req := scope.Request(step.Prompt)
 		req.RecipeMode = true
-		if slices.ContainsFunc(platform, func(f schema.Function) bool { return f.Slug == ToolSearch }) {
-			req.SearchTool = ToolSearch // the model is given it: the hint may point at it
+		var err error
+		if search, err = e.searchOffer(ctx, &req); err != nil {
+			return res, fmt.Errorf("executor: run step: %w", err)
 		}
 		h, err := buildHint(ctx, step.HintBuilder, step.Hints, req)
 		if err != nil {
@@ -163,7 +166,12 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 		res.Resolution = r
 		res.Tools = append(res.Tools, r.Functions...)
 	}
-	res.Tools = append(res.Tools, platform...)
+	for _, f := range platform {
+		if !slices.ContainsFunc(res.Tools, func(g schema.Function) bool { return g.Slug == f.Slug }) {
+			res.Tools = append(res.Tools, f)
+		}
+	}
+	res.Tools = withSearch(res.Tools, search, res.Hint)
 	msgs := opening(step.System, res.Hint.Text, step.History, step.Prompt)
 	l := loop{tools: res.Tools, choice: choice, max: step.MaxTurns, batch: step.Batch, op: "run step", unit: "step", messages: msgs}
 	err := e.converse(ctx, llm, &l)

@@ -96,14 +96,10 @@ func (e *Executor) RunTurn(ctx context.Context, llm LLM, turn Turn) (TurnResult,
 	}
 	choice := ToolChoiceAuto
 	if turn.Hints != nil {
-		// The hint may point at search_tools only when this executor can run it.
-		search, _, err := e.offer(ctx, []string{ToolSearch})
+		req := e.cfg.Scope.Request(turn.Prompt)
+		search, err := e.searchOffer(ctx, &req)
 		if err != nil {
 			return res, fmt.Errorf("executor: run turn: %w", err)
-		}
-		req := e.cfg.Scope.Request(turn.Prompt)
-		if len(search) > 0 {
-			req.SearchTool = ToolSearch
 		}
 		h, err := buildHint(ctx, turn.HintBuilder, turn.Hints, req)
 		if err != nil {
@@ -116,11 +112,7 @@ func (e *Executor) RunTurn(ctx context.Context, llm LLM, turn Turn) (TurnResult,
 		if res.Tools, res.Skipped, err = e.offer(ctx, h.MatchedActions); err != nil {
 			return res, fmt.Errorf("executor: run turn: %w", err)
 		}
-		// The meta-tool the hint points at is the one offered above: the hint names it only
-		// when it could be.
-		if len(h.MetaTools) > 0 {
-			res.Tools = append(res.Tools, search...)
-		}
+		res.Tools = withSearch(res.Tools, search, h)
 	}
 	if turn.Platform != nil && e.cfg.Registry != nil {
 		for _, f := range e.cfg.Registry.Functions(turn.Platform...) {

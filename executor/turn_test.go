@@ -23,12 +23,18 @@ import (
 // run through an inner executor of the same scope.
 func turnExecutor(t *testing.T, router bool) (*executor.Executor, *cache.Memory, *fakeRemote) {
 	t.Helper()
+	return turnExecutorWith(t, router, nil)
+}
+
+// turnExecutorWith is turnExecutor with perms deciding the platform tools (nil allows all).
+func turnExecutorWith(t *testing.T, router bool, perms registry.PlatformPermissions) (*executor.Executor, *cache.Memory, *fakeRemote) {
+	t.Helper()
 	st := catalogStore(t)
 	remote := &fakeRemote{}
 	scope := executor.Scope{Identity: hint.Identity{AgentID: 1, WorkspaceID: "ws1"}}
 	reg := registry.New()
 	cfg := executor.Config{Catalog: st, Remote: remote, Scope: scope, Registry: reg,
-		Access: registry.NewAccess(registry.AccessConfig{Store: st, Registry: reg})}
+		Access: registry.NewAccess(registry.AccessConfig{Store: st, Registry: reg, Platform: perms})}
 	if router {
 		inner := mustNew(t, executor.Config{Catalog: st, Remote: remote, Scope: scope, Access: registry.NewAccess(registry.AccessConfig{Store: st})})
 		t.Cleanup(func() { inner.Close() })
@@ -111,6 +117,76 @@ func TestRunTurnToldAndGivenAgree(t *testing.T) {
 					if !slices.Contains(given, a) && res.Skipped[a] == "" {
 						t.Errorf("%s neither given nor skipped with a reason", a)
 					}
+				}
+			})
+		}
+	}
+}
+
+// denyTool is a PlatformPermissions that refuses one platform tool to every agent.
+type denyTool string
+
+func (d denyTool) PlatformToolAllowed(_ context.Context, _ int64, tool string) (bool, error) {
+	return tool != string(d), nil
+}
+
+// TestSearchOfferShared: RunTurn and RunStep decide alike whether the hint may point at
+// search_tools: only when the executor's registry holds it and the scope may call it, and
+// then the model is given it. A step whose Platform lists search_tools while the agent may
+// not call it gets a hint that never names it.
+func TestSearchOfferShared(t *testing.T) {
+	tests := []struct {
+		name       string
+		router     bool
+		perms      registry.PlatformPermissions
+		wantOffers bool
+	}{
+		{"no router", false, nil, false},
+		{"router", true, nil, true},
+		{"router, search_tools denied", true, denyTool(executor.ToolSearch), false},
+	}
+	prompts := []string{"zxqv plorb", "fetch my latest emails", "send an email", "create an issue in the repo",
+		"delete that email", "list my calendar events"}
+	for _, tt := range tests {
+		for _, run := range []string{"turn", "step"} {
+			t.Run(tt.name+"/"+run, func(t *testing.T) {
+				unsure := 0 // hints with text that are not sure: those that may name search_tools
+				for _, prompt := range prompts {
+					ex, st, _ := turnExecutorWith(t, tt.router, tt.perms)
+					llm := executortest.NewScriptedLLM(executortest.Say("done"))
+					var h hint.Result
+					var err error
+					if run == "turn" {
+						var res executor.TurnResult
+						res, err = ex.RunTurn(context.Background(), llm, executor.Turn{Prompt: prompt, Hints: st})
+						h = res.Hint
+					} else {
+						var res executor.StepResult
+						// Every platform tool: search_tools among them when the router
+						// is registered, whether the agent may call it or not.
+						res, err = ex.RunStep(context.Background(), llm, executor.Step{Prompt: prompt, Hints: st, Platform: []registry.Category{}})
+						h = res.Hint
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if h.Confident || h.Text == "" {
+						continue
+					}
+					unsure++
+					if named := strings.Contains(h.Text, executor.ToolSearch); named != tt.wantOffers {
+						t.Errorf("%q: search_tools named: %v, want %v:\n%s", prompt, named, tt.wantOffers, h.Text)
+					}
+					var given bool
+					for _, f := range llm.Requests()[0].Tools {
+						given = given || f.Slug == executor.ToolSearch
+					}
+					if tt.wantOffers && !given {
+						t.Errorf("%q: the hint names search_tools but the model was not given it", prompt)
+					}
+				}
+				if unsure == 0 {
+					t.Fatal("no prompt gave a hint that is not sure; the test checks nothing")
 				}
 			})
 		}

@@ -292,6 +292,18 @@ func (r *Registry) Functions(categories ...Category) []schema.Function {
 	return out
 }
 
+// lookupEntry returns a copy of a tool's entry: its spec, validator and definition from
+// one read.
+func (r *Registry) lookupEntry(name string) (entry, bool) {
+	r.mu.RLock()
+	e, ok := r.tools[name]
+	r.mu.RUnlock()
+	if !ok {
+		return entry{}, false
+	}
+	return *e, true
+}
+
 // Function returns the function definition of one tool.
 func (r *Registry) Function(name string) (schema.Function, bool) {
 	r.mu.RLock()

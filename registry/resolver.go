@@ -279,8 +279,15 @@ func (r *Resolver) resolve(ctx context.Context, sub Subject, prompt string) (Res
 // catalogue is listed in res.Skipped; without, it is passed over in silence (a word of the
 // prompt that only looks like a slug).
 func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, missing bool, res *Resolution) error {
-	for _, slug := range slugs {
+	for i, slug := range slugs {
 		if len(res.Actions) >= r.cfg.Limit {
+			if missing {
+				for _, s := range slugs[i:] {
+					if !slices.Contains(res.Actions, s) {
+						r.skip(res, s, fmt.Sprintf("over the limit of %d actions", r.cfg.Limit))
+					}
+				}
+			}
 			break
 		}
 		if slices.Contains(res.Actions, slug) {
@@ -330,7 +337,7 @@ func (r *Resolver) keep(ctx context.Context, sub Subject, apps, slugs []string, 
 // MetaTools. Each action passes the access check the executor applies and is rendered as
 // Resolve renders it (Validation, Overrides, HostFilledParams hidden). A name left out is
 // named in Resolution.Skipped with the reason (not in the catalogue, not allowed, bad
-// schema); Resolution.Tier is TierGiven when any is kept and TierNone otherwise.
+// schema, over the limit); Resolution.Tier is TierGiven when any is kept and TierNone otherwise.
 // Errors are returned only for a cancelled context or a store failure while reading the
 // subject's apps. ResolverConfig.Observer, when set, sees the call.
 func (r *Resolver) Functions(ctx context.Context, sub Subject, slugs []string) (Resolution, error) {
@@ -354,22 +361,25 @@ func (r *Resolver) functions(ctx context.Context, sub Subject, names []string) (
 		return Resolution{}, err
 	}
 	var fns []schema.Function
-	for _, spec := range platform {
-		d, err := r.access.CheckPlatform(ctx, sub, spec)
+	for _, e := range platform {
+		d, err := r.access.CheckPlatform(ctx, sub, e.spec)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Resolution{}, fmt.Errorf("registry: resolve: %w", ctx.Err())
 			}
-			r.skip(&res, spec.Name, "access check failed: "+err.Error())
+			r.skip(&res, e.spec.Name, "access check failed: "+err.Error())
 			continue
 		}
-		fn, ok := r.cfg.Registry.Function(spec.Name)
-		if !d.Allowed || !ok {
-			r.skip(&res, spec.Name, d.Reason)
+		if !d.Allowed {
+			why := d.Reason
+			if why == "" {
+				why = "not allowed for this agent"
+			}
+			r.skip(&res, e.spec.Name, why)
 			continue
 		}
-		res.Platform = append(res.Platform, spec.Name)
-		fns = append(fns, fn)
+		res.Platform = append(res.Platform, e.spec.Name)
+		fns = append(fns, e.function)
 	}
 	res.Functions = append(res.Functions, fns...)
 	if len(res.Actions)+len(res.Platform) > 0 {
@@ -379,18 +389,19 @@ func (r *Resolver) functions(ctx context.Context, sub Subject, names []string) (
 }
 
 // splitPlatform separates the names of ResolverConfig.Registry's tools from the rest, each
-// once, in the order given.
-func (r *Resolver) splitPlatform(names []string) (slugs []string, platform []ToolSpec) {
+// once, in the order given. A tool's spec and definition come from one read of the
+// registry, so a tool unregistered meanwhile cannot leave one without the other.
+func (r *Resolver) splitPlatform(names []string) (slugs []string, platform []entry) {
 	if r.cfg.Registry == nil {
 		return names, nil
 	}
 	for _, n := range names {
-		spec, ok := r.cfg.Registry.Get(n)
+		e, ok := r.cfg.Registry.lookupEntry(n)
 		switch {
 		case !ok:
 			slugs = append(slugs, n)
-		case !slices.ContainsFunc(platform, func(s ToolSpec) bool { return s.Name == n }):
-			platform = append(platform, spec)
+		case !slices.ContainsFunc(platform, func(p entry) bool { return p.spec.Name == n }):
+			platform = append(platform, e)
 		}
 	}
 	return slugs, platform

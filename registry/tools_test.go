@@ -36,7 +36,7 @@ func testFunctions(t *testing.T, st cache.Store) {
 			want: []string{"GMAIL_SEND_EMAIL", "GMAIL_FETCH_EMAILS"}, tier: registry.TierGiven,
 			skipped: []string{"GITHUB_CREATE_AN_ISSUE", "GMAIL_CREATE_LABEL", "GMAIL_OLD_SEND", "NOPE_NOT_THERE", "SLACK_SEND_MESSAGE"}},
 		{name: "capped at the limit", sub: ws, limit: 1, slugs: given, want: []string{"GMAIL_SEND_EMAIL"}, tier: registry.TierGiven,
-			skipped: []string{}},
+			skipped: []string{"GITHUB_CREATE_AN_ISSUE", "GMAIL_CREATE_LABEL", "GMAIL_FETCH_EMAILS", "GMAIL_OLD_SEND", "NOPE_NOT_THERE", "SLACK_SEND_MESSAGE"}},
 		{name: "subject without apps", sub: registry.Subject{AgentID: 9}, slugs: []string{"GMAIL_SEND_EMAIL"}, tier: registry.TierNone,
 			skipped: []string{"GMAIL_SEND_EMAIL"}},
 		{name: "no slugs", sub: ws, tier: registry.TierNone, skipped: []string{}},
@@ -61,9 +61,12 @@ func testFunctions(t *testing.T, st cache.Store) {
 			for s := range res.Skipped {
 				skipped = append(skipped, s)
 			}
-			if tt.limit == 0 {
-				if diff := cmp.Diff(tt.skipped, skipped, sortStrings); diff != "" {
-					t.Errorf("skipped (-want +got):\n%s", diff)
+			if diff := cmp.Diff(tt.skipped, skipped, sortStrings); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+			for s, why := range res.Skipped {
+				if why == "" {
+					t.Errorf("%s skipped without a reason", s)
 				}
 			}
 			if why := res.Skipped["NOPE_NOT_THERE"]; tt.limit == 0 && len(tt.slugs) > 1 && why != "not in the catalogue" {
@@ -149,4 +152,58 @@ func hasKeys(s string, keys ...string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// unregisterOnCheck is a PlatformPermissions that unregisters each tool it is asked about
+// before allowing it: a tool removed while a resolution is under way.
+type unregisterOnCheck struct{ reg *registry.Registry }
+
+func (u unregisterOnCheck) PlatformToolAllowed(_ context.Context, _ int64, tool string) (bool, error) {
+	_ = u.reg.Unregister(tool)
+	return true, nil
+}
+
+// TestFunctionsPlatformReasons: every platform tool Functions leaves out is skipped with a
+// reason, and a tool is read from the registry once: one unregistered after it was read
+// is still given with the definition read, never left out without a reason.
+func TestFunctionsPlatformReasons(t *testing.T) {
+	ctx := context.Background()
+	st := cache.NewMemory()
+	sub := registry.Subject{AgentID: 1, Apps: []string{"gmail"}}
+	t.Run("unregistered during the check", func(t *testing.T) {
+		reg := registry.New()
+		reg.MustRegister(registry.ToolSpec{Name: "echo", Description: "Echo.", Run: nop})
+		r, err := registry.NewResolver(registry.ResolverConfig{Store: st, Registry: reg, Platform: unregisterOnCheck{reg}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.Functions(ctx, sub, []string{"echo"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if why, ok := res.Skipped["echo"]; ok {
+			t.Fatalf("echo skipped (reason %q), want it given as read", why)
+		}
+		if len(res.Functions) != 1 || res.Functions[0].Slug != "echo" || res.Functions[0].Description != "Echo." {
+			t.Errorf("functions %+v, want echo's definition", res.Functions)
+		}
+	})
+	t.Run("denied", func(t *testing.T) {
+		reg := registry.New()
+		reg.MustRegister(registry.ToolSpec{Name: "echo", Run: nop})
+		reg.MustRegister(registry.ToolSpec{Name: "off", Run: nop, Inactive: true})
+		r, err := registry.NewResolver(registry.ResolverConfig{Store: st, Registry: reg, Platform: denyPlatform{"echo": true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.Functions(ctx, sub, []string{"echo", "off"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"echo", "off"} {
+			if why, ok := res.Skipped[name]; !ok || why == "" {
+				t.Errorf("%s skipped %v with reason %q, want a reason", name, ok, why)
+			}
+		}
+	})
 }

@@ -134,7 +134,7 @@ func TestCatalogGenerateGo(t *testing.T) {
 	}
 	var types []schema.GoType
 	for i := 0; i < len(rows); i += 4 {
-		types = append(types, schema.GoType{Slug: rows[i].Action, Description: rows[i].Description, Parameters: rows[i].Parameters})
+		types = append(types, schema.GoType{Action: rows[i].Action, Description: rows[i].Description, Parameters: rows[i].Parameters})
 	}
 	src, err := schema.GenerateGo(schema.GoConfig{Package: "catalog", Types: types})
 	if err != nil {

@@ -211,7 +211,7 @@ func ExampleOverrides() {
 	}
 	params := json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`)
 	c := schema.NewCompiler(schema.CompilerConfig{})
-	v, err := c.Compile(params, schema.CompileOptions{Slug: "MAIL_SEND", Overrides: overrides})
+	v, err := c.Compile(params, schema.CompileOptions{Action: "MAIL_SEND", Overrides: overrides})
 	if err != nil {
 		fmt.Println(err)
 		return

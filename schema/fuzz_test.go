@@ -163,7 +163,7 @@ func FuzzGenerateGo(f *testing.F) {
 		if _, err := schema.Parse(json.RawMessage(s)); err != nil {
 			return
 		}
-		if _, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{{Slug: slug, Description: s, Parameters: json.RawMessage(s)}}}); err != nil {
+		if _, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{{Action: slug, Description: s, Parameters: json.RawMessage(s)}}}); err != nil {
 			t.Fatalf("GenerateGo on a schema Parse accepts: %v", err)
 		}
 	})

@@ -23,13 +23,25 @@ type GoConfig struct {
 
 // GoType is one action to generate a parameter struct for. It is a plain value.
 type GoType struct {
-	// Slug is the action slug; the struct is named after it (GMAIL_SEND_EMAIL ->
-	// GmailSendEmailParams). Required.
+	// Action is the action's slug; the struct is named after it (GMAIL_SEND_EMAIL ->
+	// GmailSendEmailParams). Required (or the deprecated Slug).
+	Action string
+	// Slug is Action's former name, read when Action is empty.
+	//
+	// Deprecated: use Action.
 	Slug string
 	// Description becomes the struct's doc comment. Optional.
 	Description string
 	// Parameters is the action's parameter schema. Required.
 	Parameters json.RawMessage
+}
+
+// action is the action t names: Action, or the deprecated Slug when it is empty.
+func (t GoType) action() string {
+	if t.Action != "" {
+		return t.Action
+	}
+	return t.Slug
 }
 
 // GenerateGo writes gofmt-formatted Go source declaring one struct per action, so a host
@@ -47,14 +59,14 @@ func GenerateGo(cfg GoConfig) ([]byte, error) {
 	for _, t := range cfg.Types {
 		root, err := Parse(t.Parameters)
 		if err != nil {
-			return nil, fmt.Errorf("schema: generate %s: %w", truncate(t.Slug, 80), err)
+			return nil, fmt.Errorf("schema: generate %s: %w", truncate(t.action(), 80), err)
 		}
 		g.root = root
 		g.defs = map[string]string{}
 		g.expanding = map[string]bool{}
 		g.refTypes = map[string]refType{}
-		name := g.unique(goName(t.Slug) + "Params")
-		doc := name + " holds the parameters of " + cleanDoc(t.Slug) + "."
+		name := g.unique(goName(t.action()) + "Params")
+		doc := name + " holds the parameters of " + cleanDoc(t.action()) + "."
 		if d := cleanDoc(t.Description); d != "" {
 			doc += " " + d
 		}

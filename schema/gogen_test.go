@@ -30,7 +30,7 @@ func TestGenerateGo(t *testing.T) {
 		if err := json.Unmarshal(raw, &in); err != nil {
 			t.Fatal(err)
 		}
-		types = append(types, schema.GoType{Slug: in.Name, Description: in.Description, Parameters: in.Parameters})
+		types = append(types, schema.GoType{Action: in.Name, Description: in.Description, Parameters: in.Parameters})
 		a, err := os.ReadFile(filepath.Join(dir, "args.json"))
 		if err != nil {
 			continue
@@ -143,7 +143,7 @@ func TestGenerateGoNames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.property, func(t *testing.T) {
 			params := json.RawMessage(`{"type":"object","properties":{` + quote(tt.property) + `:{"type":"string"}},"required":[` + quote(tt.property) + `]}`)
-			src, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{{Slug: "APP_GET_USER_ID", Parameters: params}}})
+			src, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{{Action: "APP_GET_USER_ID", Parameters: params}}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -63,7 +63,7 @@ func TestHostileSchemas(t *testing.T) {
 					t.Fatalf("render produced %d bytes", len(out))
 				}
 			}
-			if _, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{{Slug: "H", Parameters: json.RawMessage(tt.schema)}}}); err != nil {
+			if _, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{{Action: "H", Parameters: json.RawMessage(tt.schema)}}}); err != nil {
 				t.Fatalf("GenerateGo: %v", err)
 			}
 			v, err := schema.Compile(json.RawMessage(tt.schema))

@@ -167,7 +167,7 @@ func TestOverrides(t *testing.T) {
 		"MAIL_BAD":  {Patch: json.RawMessage(`{"properties":`)},
 	}
 	t.Run("patch", func(t *testing.T) {
-		v, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_SEND", Overrides: ov})
+		v, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Action: "MAIL_SEND", Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestOverrides(t *testing.T) {
 		if err := v.Validate(json.RawMessage(`{"to":"a@b.c","body":"hi","subject":"s"}`)); err != nil {
 			t.Errorf("patched schema: %v", err)
 		}
-		sv, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Mode: schema.Strict, Slug: "MAIL_SEND", Overrides: ov})
+		sv, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Mode: schema.Strict, Action: "MAIL_SEND", Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +199,7 @@ func TestOverrides(t *testing.T) {
 		}
 	})
 	t.Run("replace", func(t *testing.T) {
-		v, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_NEW", Overrides: ov})
+		v, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Action: "MAIL_NEW", Overrides: ov})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func TestOverrides(t *testing.T) {
 		}
 	})
 	t.Run("bad patch", func(t *testing.T) {
-		_, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Slug: "MAIL_BAD", Overrides: ov})
+		_, err := schema.Compile(json.RawMessage(mailSchema), schema.CompileOptions{Action: "MAIL_BAD", Overrides: ov})
 		if !errors.Is(err, schema.ErrInvalidSchema) {
 			t.Errorf("Compile with a broken patch: error = %v, want ErrInvalidSchema", err)
 		}
@@ -256,15 +256,15 @@ func TestCompilerKeys(t *testing.T) {
 		t.Error("same options compiled twice")
 	}
 	strict := compile(schema.CompileOptions{Mode: schema.Strict})
-	patched := compile(schema.CompileOptions{Slug: "A", Overrides: ov})
+	patched := compile(schema.CompileOptions{Action: "A", Overrides: ov})
 	if strict == lenient || patched == lenient || patched == strict {
 		t.Error("different modes or overrides share a validator")
 	}
-	if compile(schema.CompileOptions{Slug: "B", Overrides: ov}) != lenient {
+	if compile(schema.CompileOptions{Action: "B", Overrides: ov}) != lenient {
 		t.Error("an override for another slug changed the cache key")
 	}
 	ov["A"] = schema.Override{Patch: json.RawMessage(`{"required":["body"]}`)}
-	if compile(schema.CompileOptions{Slug: "A", Overrides: ov}) == patched {
+	if compile(schema.CompileOptions{Action: "A", Overrides: ov}) == patched {
 		t.Error("a changed override came back from the cache")
 	}
 	if c.Len() != 4 {
@@ -322,5 +322,62 @@ func TestArgumentLimits(t *testing.T) {
 	err := d.Validate(json.RawMessage(strings.Repeat("[", 20000) + strings.Repeat("]", 20000)))
 	if !errors.Is(err, schema.ErrTooDeep) || !strings.Contains(err.Error(), "too deep") {
 		t.Errorf("20,000 levels: error = %v, want too deep", err)
+	}
+}
+
+// TestActionAndDeprecatedSlug: CompileOptions and GoType name their action Action; the
+// former Slug still works alone, and where both are set Action wins.
+func TestActionAndDeprecatedSlug(t *testing.T) {
+	// The patch makes subject a required, non-null string.
+	ov := schema.Overrides{"MAIL_SEND": {Patch: json.RawMessage(`{"properties":{"subject":{"type":"string","default":null}},"required":["to","body","subject"]}`)}}
+	noSubject := json.RawMessage(`{"to":"a@b.c","body":"hi"}`)
+	tests := []struct {
+		name        string
+		opts        schema.CompileOptions
+		wantPatched bool
+	}{
+		{"Action", schema.CompileOptions{Action: "MAIL_SEND", Overrides: ov}, true},
+		{"Slug alone", schema.CompileOptions{Slug: "MAIL_SEND", Overrides: ov}, true},
+		{"both: Action wins", schema.CompileOptions{Action: "MAIL_SEND", Slug: "OTHER", Overrides: ov}, true},
+		{"both: Action wins over a patched Slug", schema.CompileOptions{Action: "OTHER", Slug: "MAIL_SEND", Overrides: ov}, false},
+	}
+	for _, tt := range tests {
+		t.Run("compile/"+tt.name, func(t *testing.T) {
+			for _, c := range []*schema.Compiler{nil, schema.NewCompiler(schema.CompilerConfig{})} {
+				var v *schema.Validator
+				var err error
+				if c == nil {
+					v, err = schema.Compile(json.RawMessage(mailSchema), tt.opts)
+				} else {
+					v, err = c.Compile(json.RawMessage(mailSchema), tt.opts)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if patched := v.Validate(noSubject) != nil; patched != tt.wantPatched {
+					t.Errorf("compiler %v: override applied %v, want %v", c != nil, patched, tt.wantPatched)
+				}
+			}
+		})
+	}
+	params := json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"}}}`)
+	for _, tt := range []struct {
+		name string
+		typ  schema.GoType
+		want string
+	}{
+		{"Action", schema.GoType{Action: "MAIL_SEND", Parameters: params}, "type MailSendParams struct"},
+		{"Slug alone", schema.GoType{Slug: "MAIL_SEND", Parameters: params}, "type MailSendParams struct"},
+		{"both: Action wins", schema.GoType{Action: "MAIL_SEND", Slug: "OTHER_THING", Parameters: params}, "type MailSendParams struct"},
+	} {
+		t.Run("generate/"+tt.name, func(t *testing.T) {
+			src, err := schema.GenerateGo(schema.GoConfig{Package: "p", Types: []schema.GoType{tt.typ}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(src), tt.want) || strings.Contains(string(src), "OtherThing") {
+				t.Errorf("generated source lacks %q (or names the Slug):\n%s", tt.want, src)
+			}
+		})
 	}
 }

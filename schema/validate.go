@@ -49,12 +49,24 @@ func (m Mode) String() string {
 type CompileOptions struct {
 	// Mode is the validation mode. Optional. Defaults to Lenient.
 	Mode Mode
-	// Slug is the action the schema belongs to, used to find its entry in Overrides.
-	// Optional.
+	// Action is the slug of the action the schema belongs to, used to find its entry in
+	// Overrides. Optional.
+	Action string
+	// Slug is Action's former name, read when Action is empty.
+	//
+	// Deprecated: use Action.
 	Slug string
-	// Overrides are the host's changes to action schemas; the entry for Slug, if any, is
+	// Overrides are the host's changes to action schemas; the entry for Action, if any, is
 	// applied before the schema is parsed. Optional.
 	Overrides Overrides
+}
+
+// action is the action the options name: Action, or the deprecated Slug when it is empty.
+func (o CompileOptions) action() string {
+	if o.Action != "" {
+		return o.Action
+	}
+	return o.Slug
 }
 
 // Validator checks model-written arguments against one parameter schema, in one [Mode].
@@ -112,7 +124,7 @@ func oneOption[T any](op string, opts []T) (T, error) {
 }
 
 func compile(parameters json.RawMessage, opts CompileOptions, lim Limits) (*Validator, error) {
-	params, err := opts.Overrides.Apply(opts.Slug, parameters)
+	params, err := opts.Overrides.Apply(opts.action(), parameters)
 	if err != nil {
 		return nil, fmt.Errorf("schema: compile: %w", err)
 	}
@@ -361,7 +373,7 @@ func (c *Compiler) CompileWith(parameters json.RawMessage, opts CompileOptions) 
 
 func (c *Compiler) compile(parameters json.RawMessage, opts CompileOptions) (*Validator, error) {
 	key := cacheKey{params: sha256.Sum256(parameters), mode: opts.Mode}
-	if ov, ok := opts.Overrides[opts.Slug]; ok && !ov.IsZero() {
+	if ov, ok := opts.Overrides[opts.action()]; ok && !ov.IsZero() {
 		h := sha256.New()
 		fmt.Fprintf(h, "%d:", len(ov.Replace))
 		h.Write(ov.Replace)

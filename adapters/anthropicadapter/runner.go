@@ -52,7 +52,7 @@ func NewRunnerTool(ex *executor.Executor, fn schema.Function) (*RunnerTool, erro
 // RunnerTools returns fns as tool runner tools run by ex, in order, typed for
 // client.Beta.Messages.NewToolRunner. It fails as NewRunnerTool does, returning no tools.
 func RunnerTools(ex *executor.Executor, fns []schema.Function) ([]anthropic.BetaTool, error) {
-	return adapterwire.Map(fns, runnerWrapper(ex))
+	return adapterwire.Map(fns, adapterwire.Bind[anthropic.BetaTool](ex, NewRunnerTool))
 }
 
 // HintRunnerTools goes from a hint to tool runner tools in one call: the actions of h that
@@ -60,11 +60,7 @@ func RunnerTools(ex *executor.Executor, fns []schema.Function) ([]anthropic.Beta
 // ex, which should have sub's scope. The Resolution says which actions were kept and why any
 // was left out. It fails with ErrConfig for a nil resolver or executor.
 func HintRunnerTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, ex *executor.Executor) ([]anthropic.BetaTool, registry.Resolution, error) {
-	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, runnerWrapper(ex))
-}
-
-func runnerWrapper(ex *executor.Executor) func(schema.Function) (anthropic.BetaTool, error) {
-	return func(fn schema.Function) (anthropic.BetaTool, error) { return NewRunnerTool(ex, fn) }
+	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, adapterwire.Bind[anthropic.BetaTool](ex, NewRunnerTool))
 }
 
 // Name returns the function's model-safe name.

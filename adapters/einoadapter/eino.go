@@ -64,7 +64,7 @@ func NewTool(ex *executor.Executor, fn schema.Function) (*Tool, error) {
 // Tools returns fns as Eino tools run by ex, in order, typed for
 // compose.ToolsNodeConfig.Tools. It fails as NewTool does, returning no tools.
 func Tools(ex *executor.Executor, fns []schema.Function) ([]tool.BaseTool, error) {
-	return adapterwire.Map(fns, wrapper(ex))
+	return adapterwire.Map(fns, adapterwire.Bind[tool.BaseTool](ex, NewTool))
 }
 
 // HintTools goes from a hint to Eino tools in one call: the actions of h that sub may call,
@@ -72,7 +72,7 @@ func Tools(ex *executor.Executor, fns []schema.Function) ([]tool.BaseTool, error
 // should have sub's scope. The Resolution says which actions were kept and why any was
 // left out. It fails with ErrConfig for a nil resolver or executor.
 func HintTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, ex *executor.Executor) ([]tool.BaseTool, registry.Resolution, error) {
-	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, wrapper(ex))
+	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, adapterwire.Bind[tool.BaseTool](ex, NewTool))
 }
 
 // Infos returns the Info of each tool, for ToolCallingChatModel.WithTools or
@@ -102,9 +102,4 @@ func (t *Tool) Info(context.Context) (*einoschema.ToolInfo, error) {
 func (t *Tool) InvokableRun(ctx context.Context, argumentsInJSON string, _ ...tool.Option) (string, error) {
 	call := executor.Call{ID: compose.GetToolCallID(ctx), Name: t.fn.Slug, Arguments: adapterwire.Arguments(json.RawMessage(argumentsInJSON))}
 	return t.ex.Execute(ctx, call).ForModel(), nil
-}
-
-// wrapper returns NewTool over ex, typed for Map.
-func wrapper(ex *executor.Executor) func(schema.Function) (tool.BaseTool, error) {
-	return func(fn schema.Function) (tool.BaseTool, error) { return NewTool(ex, fn) }
 }

@@ -55,13 +55,14 @@ func NewTool(ex *executor.Executor, fn schema.Function) (*Tool, error) {
 	if ex == nil {
 		return nil, fmt.Errorf("%w: nil executor", ErrConfig)
 	}
-	params := adapterwire.Arguments(fn.Parameters)
-	if _, err := adapterwire.Decode(params); err != nil {
+	// One pass over the parameters: compacting checks that they are JSON, and a compact
+	// JSON object starts with '{'.
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, adapterwire.Arguments(fn.Parameters)); err != nil {
 		return nil, fmt.Errorf("%w: function %q: parameters: %w", ErrConfig, fn.Slug, err)
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, params); err != nil {
-		return nil, fmt.Errorf("%w: function %q: parameters: %w", ErrConfig, fn.Slug, err)
+	if compact.Bytes()[0] != '{' {
+		return nil, fmt.Errorf("%w: function %q: parameters: not a JSON object", ErrConfig, fn.Slug)
 	}
 	description := fn.Description
 	if description != "" {
@@ -75,7 +76,7 @@ func NewTool(ex *executor.Executor, fn schema.Function) (*Tool, error) {
 // constructors (agents.NewOneShotAgent, agents.NewConversationalAgent,
 // agents.NewOpenAIFunctionsAgent). It fails as NewTool does, returning no tools.
 func Tools(ex *executor.Executor, fns []schema.Function) ([]tools.Tool, error) {
-	return adapterwire.Map(fns, wrapper(ex))
+	return adapterwire.Map(fns, adapterwire.Bind[tools.Tool](ex, NewTool))
 }
 
 // HintTools goes from a hint to LangChainGo tools in one call: the actions of h that sub may
@@ -83,7 +84,7 @@ func Tools(ex *executor.Executor, fns []schema.Function) ([]tools.Tool, error) {
 // which should have sub's scope. The Resolution says which actions were kept and why any
 // was left out. It fails with ErrConfig for a nil resolver or executor.
 func HintTools(ctx context.Context, r *registry.Resolver, sub registry.Subject, h hint.Result, ex *executor.Executor) ([]tools.Tool, registry.Resolution, error) {
-	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, wrapper(ex))
+	return adapterwire.HintMap(ctx, r, sub, h, ErrConfig, adapterwire.Bind[tools.Tool](ex, NewTool))
 }
 
 // Name returns the function's model-safe name.
@@ -104,9 +105,4 @@ func (t *Tool) Parameters() json.RawMessage { return t.params }
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	call := executor.Call{Name: t.fn.Slug, Arguments: adapterwire.Arguments(json.RawMessage(input))}
 	return t.ex.Execute(ctx, call).ForModel(), nil
-}
-
-// wrapper returns NewTool over ex, typed for Map.
-func wrapper(ex *executor.Executor) func(schema.Function) (tools.Tool, error) {
-	return func(fn schema.Function) (tools.Tool, error) { return NewTool(ex, fn) }
 }

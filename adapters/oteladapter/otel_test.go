@@ -16,6 +16,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/toolhint/toolhint"
 	"github.com/toolhint/toolhint/adapters/oteladapter"
 	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/composio"
@@ -242,3 +243,6 @@ func TestHintAndResolverObserved(t *testing.T) {
 		t.Errorf("%s = %v, want four series (build ok, build failed, resolve, functions)", oteladapter.MetricHintDuration, got)
 	}
 }
+
+// A *Telemetry observes every component at once through toolhint.Telemetry.
+var _ toolhint.Observer = (*oteladapter.Telemetry)(nil)

@@ -358,7 +358,7 @@ func (s *Server) execute(ctx context.Context, slug string, body []byte) reply {
 	if fn == nil {
 		return errorReply(http.StatusNotImplemented, "composiotest: no execute handler for "+e.tool.Slug, "call Server.HandleExecute")
 	}
-	data, err := fn(ctx, ExecuteCall{Slug: e.tool.Slug, Arguments: json.RawMessage(args), Text: in.Text,
+	data, err := fn(ctx, ExecuteCall{Action: e.tool.Slug, Slug: e.tool.Slug, Arguments: json.RawMessage(args), Text: in.Text,
 		UserID: in.UserID, ConnectedAccountID: in.ConnectedAccountID, Version: in.Version})
 	var apiErr *composio.APIError
 	if errors.As(err, &apiErr) {

@@ -30,6 +30,11 @@ const (
 
 // ExecuteCall is what a Server passes to an ExecuteFunc.
 type ExecuteCall struct {
+	// Action is the slug of the action executed.
+	Action string
+	// Slug is Action, under its former name; the fake sets both.
+	//
+	// Deprecated: use Action.
 	Slug               string
 	Arguments          json.RawMessage // {} when the request had none
 	Text               string

@@ -53,7 +53,7 @@ func TestFromStore(t *testing.T) {
 	}
 	srv := composiotest.NewServer(t, opt)
 	srv.HandleAllExecute(func(ctx context.Context, call composiotest.ExecuteCall) (any, error) {
-		return map[string]string{"ran": call.Slug}, nil
+		return map[string]string{"ran": call.Action}, nil
 	})
 
 	client := srv.Client()

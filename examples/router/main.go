@@ -56,11 +56,11 @@ func run(ctx context.Context, catalog string, w io.Writer) error {
 	api := composiotest.New(fromStore)
 	defer api.Close()
 	api.HandleAllExecute(func(ctx context.Context, c composiotest.ExecuteCall) (any, error) {
-		switch c.Slug {
+		switch c.Action {
 		case "GITHUB_LIST_REPOSITORY_ISSUES":
 			return map[string]any{"issues": []map[string]any{{"number": 1347, "title": "Checkout button does nothing on Safari", "state": "open"}}}, nil
 		default:
-			return map[string]any{"ok": true, "slug": c.Slug}, nil
+			return map[string]any{"ok": true, "slug": c.Action}, nil
 		}
 	})
 

@@ -130,23 +130,33 @@ func main() {
 	}
 }
 
-func run(catalog, eval string, misses, asJSON bool) error {
-	ctx := context.Background()
-	// The catalogue, loaded the one way (cache.ImportJSONL), with its progress.
-	f, err := os.Open(catalog)
+// loadCatalog loads the catalogue at path into a new memory store the one way
+// (cache.ImportJSONLWithOptions: cache.ImportJSONL with progress), reporting its progress
+// on stderr.
+func loadCatalog(ctx context.Context, path string) (*cache.Memory, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	defer f.Close()
 	st := cache.NewMemory()
 	_, err = cache.ImportJSONLWithOptions(ctx, st, f, cache.ImportOptions{
 		Progress: func(p cache.ImportProgress) {
-			fmt.Fprintf(os.Stderr, "\rselection: importing: %d actions of %d apps", p.Actions, p.Apps)
+			fmt.Fprintf(os.Stderr, "\rselection: importing %s: %d actions of %d apps", filepath.Base(path), p.Actions, p.Apps)
 		},
 	})
-	f.Close()
 	fmt.Fprintln(os.Stderr)
 	if err != nil {
-		return fmt.Errorf("importing %s: %w", catalog, err)
+		return nil, fmt.Errorf("importing %s: %w", path, err)
+	}
+	return st, nil
+}
+
+func run(catalog, eval string, misses, asJSON bool) error {
+	ctx := context.Background()
+	st, err := loadCatalog(ctx, catalog)
+	if err != nil {
+		return err
 	}
 	cases, err := hinteval.ReadCasesFile(eval)
 	if err != nil {
@@ -380,7 +390,7 @@ func runSets(dir, catalog string, asJSON bool) error {
 	if fit && train != "" {
 		st, ok := stores[catalog]
 		if !ok {
-			if st, err = hinteval.LoadCatalog(ctx, catalog); err != nil {
+			if st, err = loadCatalog(ctx, catalog); err != nil {
 				return err
 			}
 		}
@@ -447,7 +457,7 @@ func labelledSets(ctx context.Context, found []hinteval.Set, catalog string) ([]
 		st, ok := stores[s.Catalog]
 		if !ok {
 			var err error
-			if st, err = hinteval.LoadCatalog(ctx, s.Catalog); err != nil {
+			if st, err = loadCatalog(ctx, s.Catalog); err != nil {
 				return nil, nil, err
 			}
 			stores[s.Catalog] = st

@@ -70,7 +70,12 @@ func ReadCasesFile(path string) ([]Case, error) {
 	return ReadCases(f)
 }
 
-// LoadCatalog imports a catalogue snapshot (cache.ImportJSONL format) into a new memory store.
+// LoadCatalog imports a catalogue snapshot (cache.ImportJSONL format) into a new memory
+// store. It is only that: open the file and call cache.ImportJSONL (or
+// cache.ImportJSONLWithOptions, for progress) into cache.NewMemory().
+//
+// Deprecated: load a catalogue the one way, with cache.ImportJSONL, as the measurement
+// tools do; the stores it fills are what Run and RunSets read.
 func LoadCatalog(ctx context.Context, path string) (*cache.Memory, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -35,7 +35,7 @@ func TestRunStoresAgree(t *testing.T) {
 	if _, err := cache.ImportJSONL(ctx, pg, bufio.NewReaderSize(f, 1<<20)); err != nil {
 		t.Fatalf("postgres: importing %s: %v", catalog, err)
 	}
-	mem, err := hinteval.LoadCatalog(ctx, catalog)
+	mem, err := importCatalog(ctx, catalog)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/toolhint/toolhint/executor"
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
 	"github.com/toolhint/toolhint/schema"
@@ -41,4 +42,24 @@ func HintMap[T any](ctx context.Context, r *registry.Resolver, sub registry.Subj
 	}
 	out, err := Map(res.Functions, wrap)
 	return out, res, err
+}
+
+// Bind returns newTool with ex bound, its tool typed as the framework's tool interface T,
+// for Map and HintMap: the adapters whose tools an executor runs (Eino, LangChainGo,
+// Anthropic's tool runner) wrap each function so. U, newTool's tool type, must implement
+// T; each adapter asserts that at compile time, and Bind reports a U that does not as an
+// error rather than a panic.
+func Bind[T, U any](ex *executor.Executor, newTool func(*executor.Executor, schema.Function) (U, error)) func(schema.Function) (T, error) {
+	return func(fn schema.Function) (T, error) {
+		var zero T
+		u, err := newTool(ex, fn)
+		if err != nil {
+			return zero, err
+		}
+		t, ok := any(u).(T)
+		if !ok {
+			return zero, fmt.Errorf("adapterwire: %T does not implement the tool interface", u)
+		}
+		return t, nil
+	}
 }

@@ -2,11 +2,16 @@ package adapterwire_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolhint/toolhint/executor"
+	"github.com/toolhint/toolhint/internal/adaptertest"
 	"github.com/toolhint/toolhint/internal/adapterwire"
+	"github.com/toolhint/toolhint/schema"
 )
 
 func TestDecode(t *testing.T) {
@@ -46,5 +51,44 @@ func TestArgumentsAndErrorResult(t *testing.T) {
 		if got := adapterwire.IsErrorResult(in); got != want {
 			t.Errorf("IsErrorResult(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// named is a tool type implementing fmt.Stringer, standing in for a framework's tool.
+type named struct{ name string }
+
+func (n *named) String() string { return n.name }
+
+// TestBind: Bind gives newTool the executor and types its tool as the interface, passes
+// newTool's error through, and reports a tool type that does not implement the interface.
+func TestBind(t *testing.T) {
+	ex := adaptertest.Executor()
+	defer ex.Close()
+	fns := []schema.Function{{Name: "a", Slug: "A"}, {Name: "b", Slug: "B"}}
+	newNamed := func(got *executor.Executor, fn schema.Function) (*named, error) {
+		if got != ex {
+			return nil, errors.New("not the bound executor")
+		}
+		return &named{fn.Slug}, nil
+	}
+	tools, err := adapterwire.Map(fns, adapterwire.Bind[fmt.Stringer](ex, newNamed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.String())
+	}
+	if diff := cmp.Diff([]string{"A", "B"}, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	refuse := errors.New("refused")
+	failing := func(*executor.Executor, schema.Function) (*named, error) { return nil, refuse }
+	if _, err := adapterwire.Map(fns, adapterwire.Bind[fmt.Stringer](ex, failing)); !errors.Is(err, refuse) {
+		t.Errorf("newTool's error: got %v", err)
+	}
+	notATool := func(*executor.Executor, schema.Function) (int, error) { return 1, nil }
+	if _, err := adapterwire.Map(fns, adapterwire.Bind[fmt.Stringer](ex, notATool)); err == nil {
+		t.Error("a tool type that is not a fmt.Stringer was accepted")
 	}
 }

@@ -54,7 +54,7 @@ func run(catalog, pkg, out string, slugs []string) error {
 			return fmt.Errorf("catalogue: %w", err)
 		}
 		if want[row.Action] {
-			found[row.Action] = schema.GoType{Slug: row.Action, Description: row.Description, Parameters: row.Parameters}
+			found[row.Action] = schema.GoType{Action: row.Action, Description: row.Description, Parameters: row.Parameters}
 		}
 	}
 	if err := sc.Err(); err != nil {
