@@ -820,7 +820,11 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if sc.promptBest > 0 {
 				c.f[featPromptBM25F] = float32(sc.promptBM[j] / sc.promptBest)
 			}
-			c.f[featAppFocus] = rn.focus
+			if info.appStrength == 0 {
+				// A clause that names an app, or stays in the one an earlier step names,
+				// says where it acts; the whole prompt's app is a guess for the others.
+				c.f[featAppFocus] = rn.focus
+			}
 			if ci == 0 && len(r.clauses)-r.lookups > 1 {
 				c.f[featFirstOfSeveral] = 1
 			}

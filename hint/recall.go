@@ -247,6 +247,12 @@ func appFocus(runs []run, sc *scratch, all *clauseInfo) {
 		return
 	}
 	for ri := range runs {
-		runs[ri].focus = float32(float64(runs[ri].focus) / best)
+		runs[ri].focus = float32(min(1, focusShare*float64(runs[ri].focus)/best))
 	}
 }
+
+// focusShare: an app that covers at least 1/focusShare of what the app covering most of
+// the prompt covers has the full focus. A request that spans two apps (create the contact
+// in one, e-mail it with the other) gives both their share; the apps that hold a word or
+// two of it by chance get little.
+const focusShare = 2
