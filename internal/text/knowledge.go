@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"embed"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,46 +51,61 @@ type AppAlias struct {
 	Strength float64  // 1 for a name; 0.5 for a name that is also a common word
 }
 
-// knowledge is the parsed tables. It is built once and never changed.
+// knowledge is what an analyser knows of words: the parts every analyser shares (canon,
+// phrases) and the parts one catalogue gives (the rest). It is built once and never changed.
 type knowledge struct {
 	canon    map[string][]string   // raw word -> the words it stands for (inflections, abbreviations)
-	wn       map[string][]Relation // stem (phrase: stems joined by spaces) -> relations
-	phrases  map[string][]string   // first stem -> phrase keys of wn opening with it, longest first
-	known    map[string]int        // stem -> catalogue document frequency (1 for WordNet-only words)
+	wn       map[string][]Relation // stem (phrase: stems joined by spaces) -> relations to catalogue words
+	phrases  map[string][]string   // first stem -> phrase keys of WordNet opening with it, longest first
+	known    map[string]int        // stem -> catalogue document frequency (-1 for WordNet-only words)
 	aliases  map[string][]AppAlias // first word -> aliases opening with it
 	appTerms map[string][]string   // app -> stems of its self-description
 	describe map[string][]string   // stem -> apps whose self-description holds it
 }
 
+// base is what every analyser shares, parsed once per process: WordNet's relations (before
+// they are narrowed to one catalogue's words), its lemmas and phrases, and how words fold
+// (WordNet's irregular forms and the compiled table's abbreviations). How words fold stays
+// the compiled one whatever catalogue an analyser is built over: the stores analyse their
+// actions' slugs, names and descriptions with it, and a prompt must fold the same way to
+// meet them.
+type base struct {
+	canon    map[string][]string
+	wnAll    map[string][]Relation // every relation to a word other than the key's own
+	phrases  map[string][]string
+	lemmas   []string // stems of WordNet's one-word lemmas
+	compiled *Catalog // data/catalog.txt.gz
+}
+
 // maxPerWord bounds the expansions kept per prompt word and source.
 const maxPerWord = 6
 
-var loadKnowledge = sync.OnceValue(func() *knowledge {
-	k := &knowledge{
-		canon: map[string][]string{}, wn: map[string][]Relation{}, phrases: map[string][]string{},
-		known: map[string]int{}, aliases: map[string][]AppAlias{},
-		appTerms: map[string][]string{}, describe: map[string][]string{},
-	}
+var loadBase = sync.OnceValue(func() *base {
+	b := &base{canon: map[string][]string{}, wnAll: map[string][]Relation{}, phrases: map[string][]string{}}
 	// The tables are part of the binary and checked by the package tests; a read error here
 	// would be a build defect, and an empty knowledge base still analyses prompts.
 	cat, _ := readLines("data/catalog.txt.gz")
 	wn, _ := readLines("data/wordnet.txt.gz")
+	b.compiled, _ = catalogOf(cat)
+	if b.compiled == nil {
+		b.compiled = &Catalog{}
+	}
 	// Inflections and abbreviations first: they decide how every other word is stemmed.
 	lemmas := map[string]bool{}
 	for _, l := range wn {
 		if l[0] == "x" {
-			k.canon[l[1]] = []string{l[2]}
+			b.canon[l[1]] = []string{l[2]}
 		} else if !strings.Contains(l[0], " ") {
 			lemmas[l[0]] = true
 		}
 	}
-	for _, l := range cat {
+	for _, x := range b.compiled.Abbreviations {
 		// An abbreviation counts only when it is no English word of its own ("can", "end").
-		if l[0] == "B" && !lemmas[l[1]] && k.canon[l[1]] == nil {
-			k.canon[l[1]] = strings.Fields(l[2])
+		if !lemmas[x.Short] && b.canon[x.Short] == nil {
+			b.canon[x.Short] = strings.Fields(x.Long)
 		}
 	}
-	stem := func(w string) string { return canonStem(k.canon, w) }
+	stem := func(w string) string { return canonStem(b.canon, w) }
 	stems := func(phrase string) string {
 		ws := strings.Fields(phrase)
 		for i, w := range ws {
@@ -97,18 +113,8 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 		}
 		return strings.Join(ws, " ")
 	}
-	for _, l := range cat {
-		if l[0] == "V" {
-			df, _ := strconv.Atoi(l[2])
-			s := stem(l[1])
-			k.known[s] = max(k.known[s], df)
-		}
-	}
-	inCatalog := func(s string) bool { return k.known[s] > 0 }
-	for l := range lemmas {
-		if s := stem(l); k.known[s] == 0 {
-			k.known[s] = -1 // known as English, absent from the catalogue
-		}
+	for _, l := range slices.Sorted(maps.Keys(lemmas)) {
+		b.lemmas = append(b.lemmas, stem(l))
 	}
 	for _, l := range wn {
 		if l[0] == "x" || len(l) < 3 {
@@ -135,48 +141,102 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 				if strings.Contains(t, " ") {
 					continue // a phrase matches no single action word
 				}
-				ts := stem(t)
-				if ts == key || !inCatalog(ts) {
-					continue
+				if ts := stem(t); ts != key {
+					b.wnAll[key] = addRelation(b.wnAll[key], Relation{Stem: ts, Weight: w, Source: src})
 				}
-				k.wn[key] = addRelation(k.wn[key], Relation{Stem: ts, Weight: w, Source: src})
 			}
 		}
-		if first, _, ok := strings.Cut(key, " "); ok && !slices.Contains(k.phrases[first], key) {
-			k.phrases[first] = append(k.phrases[first], key)
+		if first, _, ok := strings.Cut(key, " "); ok && !slices.Contains(b.phrases[first], key) {
+			b.phrases[first] = append(b.phrases[first], key)
 		}
 	}
-	for first, ps := range k.phrases {
+	for first, ps := range b.phrases {
 		slices.SortFunc(ps, func(a, b string) int { return strings.Count(b, " ") - strings.Count(a, " ") })
-		k.phrases[first] = ps
+		b.phrases[first] = ps
 	}
-	for key, rs := range k.wn {
-		k.wn[key] = capRelations(rs)
+	return b
+})
+
+// loadKnowledge is the knowledge of the compiled tables.
+var loadKnowledge = sync.OnceValue(func() *knowledge {
+	b := loadBase()
+	return b.knowledge(b.compiled, nil)
+})
+
+// knowledge builds the knowledge of catalogue c: its vocabulary, WordNet narrowed to it, its
+// aliases and self-descriptions. An app c gives neither aliases nor a self-description
+// (one a catalogue knows by its slug alone) takes them from fallback, when not nil.
+func (b *base) knowledge(c, fallback *Catalog) *knowledge {
+	k := &knowledge{
+		canon: b.canon, wn: map[string][]Relation{}, phrases: b.phrases,
+		known: map[string]int{}, aliases: map[string][]AppAlias{},
+		appTerms: map[string][]string{}, describe: map[string][]string{},
 	}
-	for _, l := range cat {
-		switch l[0] {
-		case "P":
-			if len(l) < 4 {
-				continue
+	stem := func(w string) string { return canonStem(k.canon, w) }
+	for _, x := range c.Words {
+		s := stem(x.Word)
+		k.known[s] = max(k.known[s], x.DF)
+	}
+	for _, s := range b.lemmas {
+		if k.known[s] == 0 {
+			k.known[s] = -1 // known as English, absent from the catalogue
+		}
+	}
+	// WordNet relations lead only to words of the catalogue: a prompt word expanded to a
+	// word no action uses finds nothing.
+	for key, rs := range b.wnAll {
+		var keep []Relation
+		for _, r := range rs {
+			if k.known[r.Stem] > 0 {
+				keep = append(keep, r)
 			}
-			s, _ := strconv.ParseFloat(l[3], 64)
-			ws := strings.Fields(l[2])
-			k.aliases[ws[0]] = append(k.aliases[ws[0]], AppAlias{Words: ws, App: l[1], Strength: s})
-		case "D":
-			var ss []string
-			for _, w := range strings.Split(l[2], ",") {
-				if s := stem(w); !slices.Contains(ss, s) {
-					ss = append(ss, s)
-				}
+		}
+		if keep != nil {
+			k.wn[key] = capRelations(keep)
+		}
+	}
+	own := map[string]bool{}
+	for _, al := range c.Aliases {
+		own[al.App] = true
+	}
+	for _, d := range c.AppWords {
+		own[d.App] = true
+	}
+	addAlias := func(al AppAlias) {
+		k.aliases[al.Words[0]] = append(k.aliases[al.Words[0]], al)
+	}
+	addWords := func(d AppWords) {
+		var ss []string
+		for _, w := range d.Words {
+			if s := stem(w); !slices.Contains(ss, s) {
+				ss = append(ss, s)
 			}
-			k.appTerms[l[1]] = ss
-			for _, x := range ss {
-				k.describe[x] = append(k.describe[x], l[1])
+		}
+		k.appTerms[d.App] = ss
+		for _, x := range ss {
+			k.describe[x] = append(k.describe[x], d.App)
+		}
+	}
+	for _, al := range c.Aliases {
+		addAlias(al)
+	}
+	for _, d := range c.AppWords {
+		addWords(d)
+	}
+	if fallback != nil {
+		for _, al := range fallback.Aliases {
+			if !own[al.App] {
+				addAlias(al)
+			}
+		}
+		for _, d := range fallback.AppWords {
+			if !own[d.App] {
+				addWords(d)
 			}
 		}
 	}
 	return k
-})
+}
 
 // readLines reads a gzipped table: one record per line, fields separated by tabs, comment
 // lines (#) skipped.
@@ -190,8 +250,14 @@ func readLines(name string) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanLines(zr)
+}
+
+// scanLines reads a table's records: one a line, fields separated by tabs, empty and
+// comment lines (#) skipped.
+func scanLines(r io.Reader) ([][]string, error) {
 	var out [][]string
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
