@@ -79,8 +79,7 @@ func newKnowledgeBuilder() *knowledgeBuilder {
 	return &knowledgeBuilder{cb: text.NewCatalogBuilder(), h: sha256.New()}
 }
 
-// field writes one field to the digest, ended by a separator no slug or text holds
-// unescaped (a field is length-prefixed, so no two inputs digest alike).
+// field writes one field to the digest, length first, so that no two inputs digest alike.
 func (k *knowledgeBuilder) field(s string) {
 	var n [8]byte
 	l := len(s)

@@ -85,7 +85,9 @@ func newAnalyzer(kb *knowledge) *Analyzer {
 	// stands for that class ("set up" -> create, "shut down" -> stop).
 	for _, ps := range a.kb.phrases {
 		for _, p := range ps {
-			if c := a.voteVerb(a.kb.wn[p]); c != "" {
+			var rs []Relation
+			a.kb.relations(p, func(r Relation) { rs = append(rs, r) })
+			if c := a.voteVerb(rs); c != "" {
 				a.phraseVerb[p] = c
 			}
 		}

@@ -82,17 +82,17 @@ var baseAnalyzer = sync.OnceValue(New)
 // order of the apps), never on the order of the actions. Not safe for concurrent use.
 type CatalogBuilder struct {
 	an     *Analyzer
-	forms  map[string]map[string]int  // stem -> spelling -> count
-	df     map[string]int             // stem -> actions whose slug, name or description hold it
-	abbrev map[[2]string]int          // (short, long) -> actions where both appear
-	apps   map[string]map[string]bool // stem -> apps whose actions hold it
+	forms  map[string]int      // spelling -> count (a spelling's stem is Stem(spelling))
+	df     map[string]int      // stem -> actions whose slug, name or description hold it
+	abbrev map[[2]string]int   // (short, long) -> actions where both appear
+	apps   map[string][]string // stem -> apps whose actions hold it, the first commonApps
 	n      int
 }
 
 // NewCatalogBuilder returns an empty CatalogBuilder.
 func NewCatalogBuilder() *CatalogBuilder {
-	return &CatalogBuilder{an: baseAnalyzer(), forms: map[string]map[string]int{}, df: map[string]int{},
-		abbrev: map[[2]string]int{}, apps: map[string]map[string]bool{}}
+	return &CatalogBuilder{an: baseAnalyzer(), forms: map[string]int{}, df: map[string]int{},
+		abbrev: map[[2]string]int{}, apps: map[string][]string{}}
 }
 
 // Actions returns the number of actions added.
@@ -117,10 +117,9 @@ func (b *CatalogBuilder) AddAction(app, slug, displayName, description string) {
 	}
 	for s := range all {
 		b.df[s]++
-		if b.apps[s] == nil {
-			b.apps[s] = map[string]bool{}
+		if as := b.apps[s]; len(as) < commonApps && !slices.Contains(as, app) {
+			b.apps[s] = append(as, app) // only whether a word is common is asked
 		}
-		b.apps[s][app] = true
 	}
 	b.abbreviations(append(sw, dw...))
 }
@@ -170,41 +169,32 @@ func (b *CatalogBuilder) stems(words []string) map[string]bool {
 		if len(w) < 2 || b.an.IsStop(w) || !isLetters(w) {
 			continue
 		}
-		s := Stem(w)
-		if b.forms[s] == nil {
-			b.forms[s] = map[string]int{}
-		}
-		b.forms[s][w]++
-		out[s] = true
+		b.forms[w]++
+		out[Stem(w)] = true
 	}
 	return out
 }
 
-// form returns a stem's most frequent spelling.
-func (b *CatalogBuilder) form(stem string) string {
-	best, n := stem, -1
-	for w, c := range b.forms[stem] {
-		if c > n || c == n && w < best {
-			best, n = w, c
-		}
-	}
-	return best
-}
-
 func (b *CatalogBuilder) vocab(c *Catalog) {
-	var words []string
-	for s, df := range b.df {
-		if df >= minVocabDF {
-			words = append(words, s)
+	spellings := map[string][]string{} // stem of the vocabulary -> its spellings
+	for w := range b.forms {
+		if s := Stem(w); b.df[s] >= minVocabDF {
+			spellings[s] = append(spellings[s], w)
 		}
 	}
-	sort.Strings(words)
-	for _, s := range words {
-		// Every spelling seen is known: typo repair must not "correct" a real word.
-		forms := slices.Sorted(maps.Keys(b.forms[s]))
-		best := b.form(s)
+	for _, s := range slices.Sorted(maps.Keys(spellings)) {
+		forms := spellings[s]
+		sort.Strings(forms)
+		// The most frequent spelling, and every spelling seen as often as a word of the
+		// vocabulary must be: typo repair must not "correct" a real word.
+		best, n := s, -1
+		for _, w := range forms {
+			if b.forms[w] > n {
+				best, n = w, b.forms[w]
+			}
+		}
 		for _, form := range forms {
-			if b.forms[s][form] >= minVocabDF || form == best {
+			if b.forms[form] >= minVocabDF || form == best {
 				c.Words = append(c.Words, CatalogWord{form, b.df[s]})
 			}
 		}
@@ -321,9 +311,10 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 	suffixOf := map[string]string{}
 	suffixes := map[string]int{}
 	for s := range slugs {
-		for t := range slugs {
-			if len(t) >= 3 && len(s) >= len(t)+2 && strings.HasPrefix(s, t) && len(t) > len(suffixOf[s]) {
-				suffixOf[s] = t // the longest app slug the slug extends
+		for l := len(s) - 2; l >= 3; l-- {
+			if slugs[s[:l]] {
+				suffixOf[s] = s[:l] // the longest app slug the slug extends
+				break
 			}
 		}
 	}
@@ -332,13 +323,18 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 	}
 	// A qualifier also counts when app slugs end with it as often ("capsule_crm",
 	// "centralstationcrm", "espocrm").
+	ends := map[string]int{}
 	slugEnds := func(word string) int {
+		if n, ok := ends[word]; ok {
+			return n
+		}
 		n := 0
 		for s := range slugs {
 			if len(s) >= len(word)+minSlugStem && strings.HasSuffix(s, word) {
 				n++
 			}
 		}
+		ends[word] = n
 		return n
 	}
 	qualifier := func(word string) bool {
@@ -543,7 +539,9 @@ func ParseCatalog(r io.Reader) (*Catalog, error) {
 func catalogOf(lines [][]string) (*Catalog, error) {
 	c := &Catalog{}
 	for i, l := range lines {
-		bad := func() error { return fmt.Errorf("text: catalogue table record %d (%q): malformed", i+1, strings.Join(l, "\t")) }
+		bad := func() error {
+			return fmt.Errorf("text: catalogue table record %d (%q): malformed", i+1, strings.Join(l, "\t"))
+		}
 		switch {
 		case l[0] == "V" && len(l) == 3:
 			df, err := strconv.Atoi(l[2])

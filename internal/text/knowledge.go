@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"embed"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,9 +54,10 @@ type AppAlias struct {
 // phrases) and the parts one catalogue gives (the rest). It is built once and never changed.
 type knowledge struct {
 	canon    map[string][]string   // raw word -> the words it stands for (inflections, abbreviations)
-	wn       map[string][]Relation // stem (phrase: stems joined by spaces) -> relations to catalogue words
+	wnAll    map[string][]Relation // stem (phrase: stems joined by spaces) -> WordNet relations, shared (see relations)
 	phrases  map[string][]string   // first stem -> phrase keys of WordNet opening with it, longest first
-	known    map[string]int        // stem -> catalogue document frequency (-1 for WordNet-only words)
+	known    map[string]int        // stem -> catalogue document frequency
+	english  map[string]bool       // stems of WordNet's one-word lemmas, shared
 	aliases  map[string][]AppAlias // first word -> aliases opening with it
 	appTerms map[string][]string   // app -> stems of its self-description
 	describe map[string][]string   // stem -> apps whose self-description holds it
@@ -71,17 +71,17 @@ type knowledge struct {
 // meet them.
 type base struct {
 	canon    map[string][]string
-	wnAll    map[string][]Relation // every relation to a word other than the key's own
+	wnAll    map[string][]Relation // every relation to a word other than the key's own, in capRelations' order
 	phrases  map[string][]string
-	lemmas   []string // stems of WordNet's one-word lemmas
-	compiled *Catalog // data/catalog.txt.gz
+	lemmas   map[string]bool // stems of WordNet's one-word lemmas
+	compiled *Catalog        // data/catalog.txt.gz
 }
 
 // maxPerWord bounds the expansions kept per prompt word and source.
 const maxPerWord = 6
 
 var loadBase = sync.OnceValue(func() *base {
-	b := &base{canon: map[string][]string{}, wnAll: map[string][]Relation{}, phrases: map[string][]string{}}
+	b := &base{canon: map[string][]string{}, wnAll: map[string][]Relation{}, phrases: map[string][]string{}, lemmas: map[string]bool{}}
 	// The tables are part of the binary and checked by the package tests; a read error here
 	// would be a build defect, and an empty knowledge base still analyses prompts.
 	cat, _ := readLines("data/catalog.txt.gz")
@@ -113,9 +113,10 @@ var loadBase = sync.OnceValue(func() *base {
 		}
 		return strings.Join(ws, " ")
 	}
-	for _, l := range slices.Sorted(maps.Keys(lemmas)) {
-		b.lemmas = append(b.lemmas, stem(l))
+	for l := range lemmas {
+		b.lemmas[stem(l)] = true
 	}
+	intern := map[string]string{}
 	for _, l := range wn {
 		if l[0] == "x" || len(l) < 3 {
 			continue
@@ -142,6 +143,11 @@ var loadBase = sync.OnceValue(func() *base {
 					continue // a phrase matches no single action word
 				}
 				if ts := stem(t); ts != key {
+					if in, ok := intern[ts]; ok {
+						ts = in // one copy of each stem's bytes across the relations
+					} else {
+						intern[ts] = ts
+					}
 					b.wnAll[key] = addRelation(b.wnAll[key], Relation{Stem: ts, Weight: w, Source: src})
 				}
 			}
@@ -153,6 +159,10 @@ var loadBase = sync.OnceValue(func() *base {
 	for first, ps := range b.phrases {
 		slices.SortFunc(ps, func(a, b string) int { return strings.Count(b, " ") - strings.Count(a, " ") })
 		b.phrases[first] = ps
+	}
+	for key, rs := range b.wnAll {
+		sortRelations(rs)
+		b.wnAll[key] = slices.Clone(rs) // without the room append left
 	}
 	return b
 })
@@ -168,7 +178,7 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 // (one a catalogue knows by its slug alone) takes them from fallback, when not nil.
 func (b *base) knowledge(c, fallback *Catalog) *knowledge {
 	k := &knowledge{
-		canon: b.canon, wn: map[string][]Relation{}, phrases: b.phrases,
+		canon: b.canon, wnAll: b.wnAll, phrases: b.phrases, english: b.lemmas,
 		known: map[string]int{}, aliases: map[string][]AppAlias{},
 		appTerms: map[string][]string{}, describe: map[string][]string{},
 	}
@@ -176,24 +186,6 @@ func (b *base) knowledge(c, fallback *Catalog) *knowledge {
 	for _, x := range c.Words {
 		s := stem(x.Word)
 		k.known[s] = max(k.known[s], x.DF)
-	}
-	for _, s := range b.lemmas {
-		if k.known[s] == 0 {
-			k.known[s] = -1 // known as English, absent from the catalogue
-		}
-	}
-	// WordNet relations lead only to words of the catalogue: a prompt word expanded to a
-	// word no action uses finds nothing.
-	for key, rs := range b.wnAll {
-		var keep []Relation
-		for _, r := range rs {
-			if k.known[r.Stem] > 0 {
-				keep = append(keep, r)
-			}
-		}
-		if keep != nil {
-			k.wn[key] = capRelations(keep)
-		}
 	}
 	own := map[string]bool{}
 	for _, al := range c.Aliases {
@@ -298,8 +290,17 @@ func addRelation(rs []Relation, r Relation) []Relation {
 	return append(rs, r)
 }
 
-// capRelations keeps the strongest maxPerWord relations of each source, strongest first.
-func capRelations(rs []Relation) []Relation {
+// df returns a stem's catalogue document frequency (0 for a word WordNet knows and the
+// catalogue does not) and whether either knows it.
+func (k *knowledge) df(stem string) (int, bool) {
+	if df, ok := k.known[stem]; ok {
+		return df, true
+	}
+	return 0, k.english[stem]
+}
+
+// sortRelations orders a stem's relations by source, strongest first, then by stem.
+func sortRelations(rs []Relation) {
 	slices.SortStableFunc(rs, func(a, b Relation) int {
 		switch {
 		case a.Source != b.Source:
@@ -311,27 +312,33 @@ func capRelations(rs []Relation) []Relation {
 		}
 		return strings.Compare(a.Stem, b.Stem)
 	})
-	out := rs[:0]
-	n := 0
-	for i, r := range rs {
-		if i > 0 && r.Source != rs[i-1].Source {
-			n = 0
+}
+
+// relations calls f for the WordNet relations of a stem (or a phrase of stems joined by
+// spaces) that lead to words of the catalogue, the strongest maxPerWord of each source,
+// in sortRelations' order: a prompt word expanded to a word no action uses finds nothing.
+// The relations are narrowed here, not copied per catalogue, so that every analyser
+// shares WordNet.
+func (k *knowledge) relations(key string, f func(Relation)) {
+	n, src := 0, Source(NumSources)
+	for _, r := range k.wnAll[key] {
+		if k.known[r.Stem] <= 0 {
+			continue
 		}
-		if n < maxPerWord {
-			out = append(out, r)
+		if r.Source != src {
+			src, n = r.Source, 0
+		}
+		if n == maxPerWord {
+			continue
 		}
 		n++
+		f(r)
 	}
-	return out
 }
 
 // Expansions calls f for each WordNet relation of a stem (or a phrase of stems joined by
 // spaces), strongest first within each source.
-func (a *Analyzer) Expansions(stem string, f func(Relation)) {
-	for _, r := range a.kb.wn[stem] {
-		f(r)
-	}
-}
+func (a *Analyzer) Expansions(stem string, f func(Relation)) { a.kb.relations(stem, f) }
 
 // AppTerms returns the stems an app describes itself with (its catalogue description and
 // categories); nil for an app the tables do not know.
@@ -343,8 +350,7 @@ func (a *Analyzer) AppsDescribedBy(stem string) []string { return a.kb.describe[
 // KnownStem reports whether a stem is a word of the catalogue or of WordNet, and its
 // catalogue document frequency (0 for a word WordNet knows and the catalogue does not).
 func (a *Analyzer) KnownStem(stem string) (df int, ok bool) {
-	df, ok = a.kb.known[stem]
-	return max(df, 0), ok
+	return a.kb.df(stem)
 }
 
 // repair returns the known word a lower-case word is most likely a typo of: the word one
@@ -355,7 +361,7 @@ func (a *Analyzer) repair(w string, wk *work) string {
 	if len(w) < 5 || len(w) > maxRepairLen || !isLetters(w) {
 		return ""
 	}
-	if _, ok := a.kb.known[a.Stem(w)]; ok {
+	if _, ok := a.kb.df(a.Stem(w)); ok {
 		return ""
 	}
 	if wk.candidates+repairCandidates(len(w)) > maxRepairCandidates {
@@ -365,11 +371,11 @@ func (a *Analyzer) repair(w string, wk *work) string {
 	best, bestDF := "", 0
 	try := func(c string) {
 		wk.candidates++
-		df, ok := a.kb.known[a.Stem(c)]
+		df, ok := a.kb.df(a.Stem(c))
 		if !ok {
 			return
 		}
-		df = max(df, 0) + 1
+		df++
 		if df > bestDF || df == bestDF && c < best {
 			best, bestDF = c, df
 		}
@@ -409,11 +415,11 @@ func isLetters(w string) bool {
 // Synonyms returns the stems WordNet gives as synonyms of a stem; nil when none.
 func (a *Analyzer) Synonyms(stem string) []string {
 	var out []string
-	for _, r := range a.kb.wn[stem] {
+	a.kb.relations(stem, func(r Relation) {
 		if r.Source == SourceSynonym {
 			out = append(out, r.Stem)
 		}
-	}
+	})
 	return out
 }
 

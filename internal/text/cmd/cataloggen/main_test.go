@@ -43,4 +43,3 @@ func gunzip(t *testing.T, path string) []byte {
 	}
 	return b
 }
-
