@@ -35,6 +35,15 @@
 // retention window and a per-workspace cap ([UsageLimits]) and purged on demand; hint's
 // usage priors learn from it. cachetest.RunUsage is its conformance suite.
 //
+// Both also implement [KnowledgeStore]: the knowledge the prompt analyser learns from the
+// catalogue (its vocabulary, abbreviations, app aliases and the words apps describe
+// themselves with; [CatalogKnowledge]), computed by [ComputeCatalogKnowledge]'s statistics
+// whenever a write changes apps or actions (an import, a sync, an Apply) and versioned by a
+// digest of what it was made from, so that an identical re-import keeps the version. Memory
+// computes it from a catalogue snapshot when it is first asked for; PostgreSQL computes it in
+// the write's transaction and keeps it in one row (migration 007), so it is never out of
+// step with the catalogue. Package hint reads it, falling back to its compiled table.
+//
 // Both stores refuse the same input: text PostgreSQL cannot hold (a NUL byte, escaped or
 // not, or bytes that are not UTF-8) is ErrInvalid anywhere in a row, schemas included, and
 // in identifiers and query strings.

@@ -145,7 +145,8 @@ func importApps(t *testing.T) int {
 
 // TestImportPeakMemory imports a large synthetic catalogue of one-action apps: into memory
 // the heap must peak at no more than twice what the store keeps; into PostgreSQL, which
-// streams the snapshot, at no more than half of that.
+// streams the snapshot, at no more than half of that, beside what computing the catalogue's
+// knowledge takes.
 func TestImportPeakMemory(t *testing.T) {
 	n := importApps(t)
 	in := synthActions(n, "peak")
@@ -165,6 +166,16 @@ func TestImportPeakMemory(t *testing.T) {
 	if peak > 2*final {
 		t.Errorf("import into memory peaked at %d MB for a store of %d MB, want at most twice", peak/mb, final/mb)
 	}
+	// The catalogue's knowledge, which a PostgreSQL import computes in its transaction:
+	// statistics of every distinct word, which no chunking bounds. The memory store
+	// computes the same when first asked.
+	base = liveHeap()
+	know := peakHeap(func() {
+		if _, err := st.CatalogKnowledge(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}) - base
+	t.Logf("its catalogue knowledge: heap peak +%.0f MB", float64(know)/mb)
 	st = nil
 
 	if os.Getenv(pgEnv) == "" {
@@ -178,7 +189,8 @@ func TestImportPeakMemory(t *testing.T) {
 		}
 	}) - base
 	t.Logf("postgres store, %d apps: heap peak +%.0f MB", n, float64(pgPeak)/mb)
-	if pgPeak > final/2 {
-		t.Errorf("import into PostgreSQL peaked at %d MB, want at most half the %d MB the memory store keeps", pgPeak/mb, final/mb)
+	if pgPeak > final/2+know {
+		t.Errorf("import into PostgreSQL peaked at %d MB, want at most half the %d MB the memory store keeps and the %d MB of computing the knowledge",
+			pgPeak/mb, final/mb, know/mb)
 	}
 }

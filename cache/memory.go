@@ -67,6 +67,17 @@ type memCatalog struct {
 	// copying. It lives and dies with this snapshot; viewSize bounds what it holds.
 	views    sync.Map
 	viewSize atomic.Int64
+
+	// know is the snapshot's CatalogKnowledge, computed on first read: a snapshot never
+	// changes, so its knowledge is computed once and read whole. Snapshots that differ only
+	// in action metadata (Reclassify) share it.
+	know *memKnowledge
+}
+
+// memKnowledge is a snapshot's CatalogKnowledge, computed once.
+type memKnowledge struct {
+	once sync.Once
+	k    CatalogKnowledge
 }
 
 // maxViewMetas bounds the metadata entries memoised in one snapshot's views (about
@@ -99,7 +110,7 @@ func NewMemory() *Memory {
 		enabledSets: make(map[connKey]map[string]bool),
 		syncSlot:    make(chan struct{}, 1),
 	}
-	m.catalog.Store(&memCatalog{apps: map[string]*memApp{}, actions: map[string]*memAction{}})
+	m.catalog.Store(&memCatalog{apps: map[string]*memApp{}, actions: map[string]*memAction{}, know: &memKnowledge{}})
 	m.classif.Store(&classifierBox{NewClassifier(nil)})
 	return m
 }
@@ -296,7 +307,7 @@ func (m *Memory) write(ctx context.Context, nb Batch) (ApplyResult, error) {
 		return res, nil
 	}
 
-	next := &memCatalog{apps: apps, actions: actions, appSlugs: old.appSlugs}
+	next := &memCatalog{apps: apps, actions: actions, appSlugs: old.appSlugs, know: &memKnowledge{}}
 	if appsChanged {
 		next.appSlugs = slices.Sorted(maps.Keys(apps))
 	}
@@ -752,6 +763,7 @@ func (m *Memory) Reclassify(ctx context.Context, c Classifier) (int, error) {
 		apps:     make(map[string]*memApp, len(old.apps)),
 		actions:  make(map[string]*memAction, len(old.actions)),
 		appSlugs: old.appSlugs,
+		know:     old.know, // the classifier reads nothing the knowledge is made from
 	}
 	n := 0
 	for _, slug := range old.appSlugs {

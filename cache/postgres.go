@@ -60,6 +60,8 @@ type Postgres struct {
 	meta   *pgMetaCache
 
 	vecs pgVectors // decoded action vectors (vectors_postgres.go)
+
+	know pgKnowledge // the catalogue knowledge read last (knowledge_postgres.go)
 }
 
 // Postgres implements Store.

@@ -68,7 +68,7 @@ type pgWriter struct {
 }
 
 // writeTx runs fn with a pgWriter in a transaction holding the catalogue write lock, and
-// bumps the catalogue version when anything changed.
+// when anything changed bumps the catalogue version and stores the catalogue's knowledge.
 func (p *Postgres) writeTx(ctx context.Context, fn func(w *pgWriter) error) (ApplyResult, error) {
 	classifier := p.currentClassifier()
 	var res ApplyResult
@@ -83,6 +83,9 @@ func (p *Postgres) writeTx(ctx context.Context, fn func(w *pgWriter) error) (App
 		res = w.res
 		if res.AppsWritten+res.ActionsWritten+res.AppsDeleted+res.ActionsDeleted == 0 {
 			return nil // nothing changed: cached metadata stays valid
+		}
+		if err := pgPutKnowledge(ctx, tx); err != nil {
+			return fmt.Errorf("catalog knowledge: %w", err)
 		}
 		return pgBumpCatalogVersion(ctx, tx)
 	})

@@ -49,10 +49,16 @@
 // meta-tools in one call.
 //
 // The open-class knowledge the analysis uses — synonyms, derivations, phrasal verbs, app
-// aliases, abbreviations, an app's main objects and self-description — is generated from general
-// sources (WordNet and the catalogue itself) by the commands under internal/text/cmd; only
-// closed word classes (stop words, prepositions, time words, verb classes) are written by
-// hand.
+// aliases, abbreviations, an app's main objects and self-description — comes from general
+// sources, never written word by word: WordNet, compiled in, and the catalogue itself. A store
+// that keeps its catalogue's knowledge ([cache.KnowledgeStore]: *cache.Memory and
+// *cache.Postgres compute it whenever a write changes the catalogue's apps or actions) gives
+// its vocabulary, app aliases and app self-descriptions: each Build reads the knowledge's
+// version, and a Builder swaps to an analyser over the new knowledge when it changes, so apps
+// a sync brings, a host's own tools and any other catalogue are named and described by their
+// own words. A store without it, or an app its knowledge says nothing of, gets the table
+// compiled from one Composio snapshot. Only closed word classes (stop words, prepositions,
+// time words, verb classes) are written by hand.
 //
 // Every listed action carries an explanation ([Match]); [Result.Reason] says why the hint is
 // or is not confident. Only a confident hint says "You MUST call"; the others say that none

@@ -242,12 +242,15 @@ type Observer interface {
 // indexes for stores that hand out the same metadata on every call (the memory store), which
 // only makes it faster: results never depend on it.
 type Builder struct {
-	tax     *cache.Taxonomy
-	an      *text.Analyzer
-	log     *slog.Logger
-	limits  Limits
-	pool    sync.Pool // *scratch
-	index   *termIndex
+	tax    *cache.Taxonomy
+	an     *text.Analyzer
+	log    *slog.Logger
+	limits Limits
+	pool   *sync.Pool // *scratch
+	index  *termIndex
+	// know is the store knowledge the Builder analyses with (knowledge.go); nil in a view
+	// over one version of it.
+	know    *knowState
 	weights Weights
 	// degrade is Config.Degrade.
 	degrade bool
@@ -273,6 +276,7 @@ func New(cfg Config) *Builder {
 		w = *cfg.Weights
 	}
 	b := &Builder{tax: t, an: text.New(), log: cfg.Logger, limits: cfg.Limits.withDefaults(), index: newTermIndex(),
+		pool: &sync.Pool{}, know: &knowState{},
 		weights: w, degrade: cfg.Degrade, obs: cfg.Observer,
 		emb: cfg.Embedder, embedTimeout: cfg.EmbedTimeout, rr: cfg.Reranker, rerankTop: cfg.RerankTop, rerankTimeout: cfg.RerankTimeout,
 		usage: newUsagePriors(cfg.Usage), searchTool: cfg.SearchTool}
@@ -326,6 +330,7 @@ func (b *Builder) build(ctx context.Context, st Store, req Request) (Result, err
 	if err := b.check(ctx, st, req); err != nil {
 		return Result{Strategy: StrategyNone}, err
 	}
+	b = b.over(ctx, st)
 	prompt := req.Prompt
 	if len(prompt) > MaxPromptLen {
 		prompt = prompt[:MaxPromptLen]

@@ -427,6 +427,12 @@ func (f freshStore) ActionMeta(ctx context.Context, apps []string) ([]cache.Acti
 	return out, err
 }
 
+// CatalogKnowledge passes the store's knowledge on: the two stores differ only in how they
+// hand out metadata.
+func (f freshStore) CatalogKnowledge(ctx context.Context) (cache.CatalogKnowledge, error) {
+	return f.Store.(cache.KnowledgeStore).CatalogKnowledge(ctx)
+}
+
 func TestSharedAndFreshMetadataAgree(t *testing.T) {
 	ctx := context.Background()
 	st, err := loadTestdata(ctx)

@@ -24,6 +24,7 @@ func (b *Builder) Trace(ctx context.Context, st Store, req Request) (*Trace, err
 	if err := b.check(ctx, st, req); err != nil {
 		return nil, err
 	}
+	b = b.over(ctx, st)
 	prompt := req.Prompt
 	if len(prompt) > MaxPromptLen {
 		prompt = prompt[:MaxPromptLen]

@@ -61,6 +61,8 @@ func Run(t *testing.T, newStore func(t *testing.T) cache.Store) {
 		{"Vectors/RoundTrip", testVectorsRoundTrip},
 		{"Vectors/Resync", testVectorsResync},
 		{"Vectors/Invalid", testVectorsInvalid},
+		{"Knowledge", testKnowledge},
+		{"Knowledge/Import", testKnowledgeImport},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

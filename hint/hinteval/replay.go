@@ -288,6 +288,15 @@ func (s replayStore) Connections(ctx context.Context, workspaceID string, _ ...c
 	return out, nil
 }
 
+// CatalogKnowledge passes the store's catalogue knowledge on, so that the replay analyses
+// prompts as a run on the store does.
+func (s replayStore) CatalogKnowledge(ctx context.Context) (cache.CatalogKnowledge, error) {
+	if ks, ok := s.Store.(cache.KnowledgeStore); ok {
+		return ks.CatalogKnowledge(ctx)
+	}
+	return cache.CatalogKnowledge{}, nil
+}
+
 func (s replayStore) ToolConfigs(context.Context, string) ([]cache.ToolConfig, error) {
 	return nil, nil
 }

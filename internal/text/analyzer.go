@@ -28,7 +28,21 @@ type Analyzer struct {
 
 // New builds the analyzer with the built-in lexicon and the generated tables (parsed once
 // per process, on first use).
-func New() *Analyzer {
+func New() *Analyzer { return newAnalyzer(loadKnowledge()) }
+
+// NewWithCatalog builds an analyzer over the knowledge of catalogue c (ComputeCatalog):
+// its vocabulary, with WordNet's relations narrowed to it, its app aliases and the words its
+// apps describe themselves with, instead of the compiled table's. WordNet, the hand-written
+// classes and how words fold (inflections, and the compiled table's abbreviations, which
+// the stores' analysed action terms were made with) stay as New's. An app c gives no alias
+// and no self-description for keeps the compiled table's. Each call builds anew (a few
+// tenths of a second); share the result.
+func NewWithCatalog(c *Catalog) *Analyzer {
+	b := loadBase()
+	return newAnalyzer(b.knowledge(c, b.compiled))
+}
+
+func newAnalyzer(kb *knowledge) *Analyzer {
 	a := &Analyzer{
 		stop:        map[string]bool{},
 		verbs:       map[string]string{},
@@ -40,7 +54,7 @@ func New() *Analyzer {
 		prep:        map[string]bool{},
 		rewrites:    rewrites(),
 		phraseVerb:  map[string]string{},
-		kb:          loadKnowledge(),
+		kb:          kb,
 	}
 	for _, w := range stopWords() {
 		a.stop[w] = true
@@ -71,7 +85,9 @@ func New() *Analyzer {
 	// stands for that class ("set up" -> create, "shut down" -> stop).
 	for _, ps := range a.kb.phrases {
 		for _, p := range ps {
-			if c := a.voteVerb(a.kb.wn[p]); c != "" {
+			var rs []Relation
+			a.kb.relations(p, func(r Relation) { rs = append(rs, r) })
+			if c := a.voteVerb(rs); c != "" {
 				a.phraseVerb[p] = c
 			}
 		}

@@ -50,48 +50,64 @@ type AppAlias struct {
 	Strength float64  // 1 for a name; 0.5 for a name that is also a common word
 }
 
-// knowledge is the parsed tables. It is built once and never changed.
+// knowledge is what an analyser knows of words: the parts every analyser shares (canon,
+// phrases) and the parts one catalogue gives (the rest). It is built once and never changed.
 type knowledge struct {
 	canon    map[string][]string   // raw word -> the words it stands for (inflections, abbreviations)
-	wn       map[string][]Relation // stem (phrase: stems joined by spaces) -> relations
-	phrases  map[string][]string   // first stem -> phrase keys of wn opening with it, longest first
-	known    map[string]int        // stem -> catalogue document frequency (1 for WordNet-only words)
+	wnAll    map[string][]Relation // stem (phrase: stems joined by spaces) -> WordNet relations, shared (see relations)
+	phrases  map[string][]string   // first stem -> phrase keys of WordNet opening with it, longest first
+	known    map[string]int        // stem -> catalogue document frequency
+	english  map[string]bool       // stems of WordNet's one-word lemmas, shared
 	aliases  map[string][]AppAlias // first word -> aliases opening with it
 	appTerms map[string][]string   // app -> stems of its self-description
 	describe map[string][]string   // stem -> apps whose self-description holds it
-	// verbs holds the stems of the one-word lemmas WordNet lists as verbs.
-	verbs map[string]bool
+	verbs    map[string]bool       // stems of the one-word lemmas WordNet lists as verbs, shared
+}
+
+// base is what every analyser shares, parsed once per process: WordNet's relations (before
+// they are narrowed to one catalogue's words), its lemmas and phrases, and how words fold
+// (WordNet's irregular forms and the compiled table's abbreviations). How words fold stays
+// the compiled one whatever catalogue an analyser is built over: the stores analyse their
+// actions' slugs, names and descriptions with it, and a prompt must fold the same way to
+// meet them.
+type base struct {
+	canon    map[string][]string
+	wnAll    map[string][]Relation // every relation to a word other than the key's own, in capRelations' order
+	phrases  map[string][]string
+	lemmas   map[string]bool // stems of WordNet's one-word lemmas
+	verbs    map[string]bool // stems of the one-word lemmas WordNet lists as verbs
+	compiled *Catalog        // data/catalog.txt.gz
 }
 
 // maxPerWord bounds the expansions kept per prompt word and source.
 const maxPerWord = 6
 
-var loadKnowledge = sync.OnceValue(func() *knowledge {
-	k := &knowledge{
-		canon: map[string][]string{}, wn: map[string][]Relation{}, phrases: map[string][]string{},
-		known: map[string]int{}, aliases: map[string][]AppAlias{},
-		appTerms: map[string][]string{}, describe: map[string][]string{}, verbs: map[string]bool{},
-	}
+var loadBase = sync.OnceValue(func() *base {
+	b := &base{canon: map[string][]string{}, wnAll: map[string][]Relation{}, phrases: map[string][]string{}, lemmas: map[string]bool{}, verbs: map[string]bool{}}
 	// The tables are part of the binary and checked by the package tests; a read error here
 	// would be a build defect, and an empty knowledge base still analyses prompts.
 	cat, _ := readLines("data/catalog.txt.gz")
 	wn, _ := readLines("data/wordnet.txt.gz")
+	b.compiled, _ = catalogOf(cat)
+	if b.compiled == nil {
+		b.compiled = &Catalog{}
+	}
 	// Inflections and abbreviations first: they decide how every other word is stemmed.
 	lemmas := map[string]bool{}
 	for _, l := range wn {
 		if l[0] == "x" {
-			k.canon[l[1]] = []string{l[2]}
+			b.canon[l[1]] = []string{l[2]}
 		} else if !strings.Contains(l[0], " ") {
 			lemmas[l[0]] = true
 		}
 	}
-	for _, l := range cat {
+	for _, x := range b.compiled.Abbreviations {
 		// An abbreviation counts only when it is no English word of its own ("can", "end").
-		if l[0] == "B" && !lemmas[l[1]] && k.canon[l[1]] == nil {
-			k.canon[l[1]] = strings.Fields(l[2])
+		if !lemmas[x.Short] && b.canon[x.Short] == nil {
+			b.canon[x.Short] = strings.Fields(x.Long)
 		}
 	}
-	stem := func(w string) string { return canonStem(k.canon, w) }
+	stem := func(w string) string { return canonStem(b.canon, w) }
 	stems := func(phrase string) string {
 		ws := strings.Fields(phrase)
 		for i, w := range ws {
@@ -99,26 +115,17 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 		}
 		return strings.Join(ws, " ")
 	}
-	for _, l := range cat {
-		if l[0] == "V" {
-			df, _ := strconv.Atoi(l[2])
-			s := stem(l[1])
-			k.known[s] = max(k.known[s], df)
-		}
-	}
-	inCatalog := func(s string) bool { return k.known[s] > 0 }
 	for l := range lemmas {
-		if s := stem(l); k.known[s] == 0 {
-			k.known[s] = -1 // known as English, absent from the catalogue
-		}
+		b.lemmas[stem(l)] = true
 	}
+	intern := map[string]string{}
 	for _, l := range wn {
 		if l[0] == "x" || len(l) < 3 {
 			continue
 		}
 		key := stems(l[0])
 		if l[1] == "v" && !strings.Contains(key, " ") {
-			k.verbs[key] = true
+			b.verbs[key] = true
 		}
 		for _, part := range strings.Split(l[2], ";") {
 			if len(part) < 3 || part[1] != ':' {
@@ -140,48 +147,93 @@ var loadKnowledge = sync.OnceValue(func() *knowledge {
 				if strings.Contains(t, " ") {
 					continue // a phrase matches no single action word
 				}
-				ts := stem(t)
-				if ts == key || !inCatalog(ts) {
-					continue
+				if ts := stem(t); ts != key {
+					if in, ok := intern[ts]; ok {
+						ts = in // one copy of each stem's bytes across the relations
+					} else {
+						intern[ts] = ts
+					}
+					b.wnAll[key] = addRelation(b.wnAll[key], Relation{Stem: ts, Weight: w, Source: src})
 				}
-				k.wn[key] = addRelation(k.wn[key], Relation{Stem: ts, Weight: w, Source: src})
 			}
 		}
-		if first, _, ok := strings.Cut(key, " "); ok && !slices.Contains(k.phrases[first], key) {
-			k.phrases[first] = append(k.phrases[first], key)
+		if first, _, ok := strings.Cut(key, " "); ok && !slices.Contains(b.phrases[first], key) {
+			b.phrases[first] = append(b.phrases[first], key)
 		}
 	}
-	for first, ps := range k.phrases {
+	for first, ps := range b.phrases {
 		slices.SortFunc(ps, func(a, b string) int { return strings.Count(b, " ") - strings.Count(a, " ") })
-		k.phrases[first] = ps
+		b.phrases[first] = ps
 	}
-	for key, rs := range k.wn {
-		k.wn[key] = capRelations(rs)
+	for key, rs := range b.wnAll {
+		sortRelations(rs)
+		b.wnAll[key] = slices.Clone(rs) // without the room append left
 	}
-	for _, l := range cat {
-		switch l[0] {
-		case "P":
-			if len(l) < 4 {
-				continue
+	return b
+})
+
+// loadKnowledge is the knowledge of the compiled tables.
+var loadKnowledge = sync.OnceValue(func() *knowledge {
+	b := loadBase()
+	return b.knowledge(b.compiled, nil)
+})
+
+// knowledge builds the knowledge of catalogue c: its vocabulary, WordNet narrowed to it, its
+// aliases and self-descriptions. An app c gives neither aliases nor a self-description
+// (one a catalogue knows by its slug alone) takes them from fallback, when not nil.
+func (b *base) knowledge(c, fallback *Catalog) *knowledge {
+	k := &knowledge{
+		canon: b.canon, wnAll: b.wnAll, phrases: b.phrases, english: b.lemmas, verbs: b.verbs,
+		known: map[string]int{}, aliases: map[string][]AppAlias{},
+		appTerms: map[string][]string{}, describe: map[string][]string{},
+	}
+	stem := func(w string) string { return canonStem(k.canon, w) }
+	for _, x := range c.Words {
+		s := stem(x.Word)
+		k.known[s] = max(k.known[s], x.DF)
+	}
+	own := map[string]bool{}
+	for _, al := range c.Aliases {
+		own[al.App] = true
+	}
+	for _, d := range c.AppWords {
+		own[d.App] = true
+	}
+	addAlias := func(al AppAlias) {
+		k.aliases[al.Words[0]] = append(k.aliases[al.Words[0]], al)
+	}
+	addWords := func(d AppWords) {
+		var ss []string
+		for _, w := range d.Words {
+			if s := stem(w); !slices.Contains(ss, s) {
+				ss = append(ss, s)
 			}
-			s, _ := strconv.ParseFloat(l[3], 64)
-			ws := strings.Fields(l[2])
-			k.aliases[ws[0]] = append(k.aliases[ws[0]], AppAlias{Words: ws, App: l[1], Strength: s})
-		case "D":
-			var ss []string
-			for _, w := range strings.Split(l[2], ",") {
-				if s := stem(w); !slices.Contains(ss, s) {
-					ss = append(ss, s)
-				}
+		}
+		k.appTerms[d.App] = ss
+		for _, x := range ss {
+			k.describe[x] = append(k.describe[x], d.App)
+		}
+	}
+	for _, al := range c.Aliases {
+		addAlias(al)
+	}
+	for _, d := range c.AppWords {
+		addWords(d)
+	}
+	if fallback != nil {
+		for _, al := range fallback.Aliases {
+			if !own[al.App] {
+				addAlias(al)
 			}
-			k.appTerms[l[1]] = ss
-			for _, x := range ss {
-				k.describe[x] = append(k.describe[x], l[1])
+		}
+		for _, d := range fallback.AppWords {
+			if !own[d.App] {
+				addWords(d)
 			}
 		}
 	}
 	return k
-})
+}
 
 // readLines reads a gzipped table: one record per line, fields separated by tabs, comment
 // lines (#) skipped.
@@ -195,8 +247,14 @@ func readLines(name string) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanLines(zr)
+}
+
+// scanLines reads a table's records: one a line, fields separated by tabs, empty and
+// comment lines (#) skipped.
+func scanLines(r io.Reader) ([][]string, error) {
 	var out [][]string
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -237,8 +295,17 @@ func addRelation(rs []Relation, r Relation) []Relation {
 	return append(rs, r)
 }
 
-// capRelations keeps the strongest maxPerWord relations of each source, strongest first.
-func capRelations(rs []Relation) []Relation {
+// df returns a stem's catalogue document frequency (0 for a word WordNet knows and the
+// catalogue does not) and whether either knows it.
+func (k *knowledge) df(stem string) (int, bool) {
+	if df, ok := k.known[stem]; ok {
+		return df, true
+	}
+	return 0, k.english[stem]
+}
+
+// sortRelations orders a stem's relations by source, strongest first, then by stem.
+func sortRelations(rs []Relation) {
 	slices.SortStableFunc(rs, func(a, b Relation) int {
 		switch {
 		case a.Source != b.Source:
@@ -250,27 +317,33 @@ func capRelations(rs []Relation) []Relation {
 		}
 		return strings.Compare(a.Stem, b.Stem)
 	})
-	out := rs[:0]
-	n := 0
-	for i, r := range rs {
-		if i > 0 && r.Source != rs[i-1].Source {
-			n = 0
+}
+
+// relations calls f for the WordNet relations of a stem (or a phrase of stems joined by
+// spaces) that lead to words of the catalogue, the strongest maxPerWord of each source,
+// in sortRelations' order: a prompt word expanded to a word no action uses finds nothing.
+// The relations are narrowed here, not copied per catalogue, so that every analyser
+// shares WordNet.
+func (k *knowledge) relations(key string, f func(Relation)) {
+	n, src := 0, Source(NumSources)
+	for _, r := range k.wnAll[key] {
+		if k.known[r.Stem] <= 0 {
+			continue
 		}
-		if n < maxPerWord {
-			out = append(out, r)
+		if r.Source != src {
+			src, n = r.Source, 0
+		}
+		if n == maxPerWord {
+			continue
 		}
 		n++
+		f(r)
 	}
-	return out
 }
 
 // Expansions calls f for each WordNet relation of a stem (or a phrase of stems joined by
 // spaces), strongest first within each source.
-func (a *Analyzer) Expansions(stem string, f func(Relation)) {
-	for _, r := range a.kb.wn[stem] {
-		f(r)
-	}
-}
+func (a *Analyzer) Expansions(stem string, f func(Relation)) { a.kb.relations(stem, f) }
 
 // AppTerms returns the stems an app describes itself with (its catalogue description and
 // categories); nil for an app the tables do not know.
@@ -282,8 +355,7 @@ func (a *Analyzer) AppsDescribedBy(stem string) []string { return a.kb.describe[
 // KnownStem reports whether a stem is a word of the catalogue or of WordNet, and its
 // catalogue document frequency (0 for a word WordNet knows and the catalogue does not).
 func (a *Analyzer) KnownStem(stem string) (df int, ok bool) {
-	df, ok = a.kb.known[stem]
-	return max(df, 0), ok
+	return a.kb.df(stem)
 }
 
 // repair returns the known word a lower-case word is most likely a typo of: the word one
@@ -294,7 +366,7 @@ func (a *Analyzer) repair(w string, wk *work) string {
 	if len(w) < 5 || len(w) > maxRepairLen || !isLetters(w) {
 		return ""
 	}
-	if _, ok := a.kb.known[a.Stem(w)]; ok {
+	if _, ok := a.kb.df(a.Stem(w)); ok {
 		return ""
 	}
 	if wk.candidates+repairCandidates(len(w)) > maxRepairCandidates {
@@ -304,11 +376,11 @@ func (a *Analyzer) repair(w string, wk *work) string {
 	best, bestDF := "", 0
 	try := func(c string) {
 		wk.candidates++
-		df, ok := a.kb.known[a.Stem(c)]
+		df, ok := a.kb.df(a.Stem(c))
 		if !ok {
 			return
 		}
-		df = max(df, 0) + 1
+		df++
 		if df > bestDF || df == bestDF && c < best {
 			best, bestDF = c, df
 		}
@@ -348,11 +420,11 @@ func isLetters(w string) bool {
 // Synonyms returns the stems WordNet gives as synonyms of a stem; nil when none.
 func (a *Analyzer) Synonyms(stem string) []string {
 	var out []string
-	for _, r := range a.kb.wn[stem] {
+	a.kb.relations(stem, func(r Relation) {
 		if r.Source == SourceSynonym {
 			out = append(out, r.Stem)
 		}
-	}
+	})
 	return out
 }
 

@@ -1068,11 +1068,11 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 			}
 			// What the verb makes or acts on, by derivation ("attach" -> attachment,
 			// "remind" -> reminder).
-			for _, r := range a.kb.wn[s] {
+			a.kb.relations(s, func(r Relation) {
 				if r.Source == SourceDerived && a.verbs[r.Stem] == "" {
 					addFrom(r.Stem, 0.5*r.Weight, RoleSynonym, SourceDerived)
 				}
-			}
+			})
 			inPhrase = false
 			continue
 		}

@@ -1,0 +1,133 @@
+package cache
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+)
+
+// Postgres implements KnowledgeStore.
+var _ KnowledgeStore = (*Postgres)(nil)
+
+// pgKnowledge is the decoded catalogue knowledge a Postgres read last.
+type pgKnowledge struct {
+	mu sync.Mutex
+	k  CatalogKnowledge
+}
+
+// pgPutKnowledge computes the knowledge of the catalogue as tx leaves it and replaces the
+// stored row with it (see migration 007). It is called by every catalogue write that
+// changed apps or actions, before the write commits.
+func pgPutKnowledge(ctx context.Context, tx *sqlx.Tx) error {
+	kb := newKnowledgeBuilder()
+	rows, err := tx.QueryContext(ctx, `SELECT app, slug, display_name, description FROM actions ORDER BY app, slug`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var app, slug, name, desc string
+		if err := rows.Scan(&app, &slug, &name, &desc); err != nil {
+			rows.Close()
+			return err
+		}
+		kb.action(app, slug, name, desc)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT slug, display_name, description, categories FROM apps ORDER BY slug`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var slug, name, desc string
+		var cats pq.StringArray
+		if err := rows.Scan(&slug, &name, &desc, &cats); err != nil {
+			rows.Close()
+			return err
+		}
+		kb.app(slug, name, desc, cats)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	k := kb.finish()
+	var stored string
+	switch err := tx.GetContext(ctx, &stored, `SELECT version FROM catalog_knowledge`); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return err
+	case stored == k.Version:
+		return nil // what the knowledge is made from did not change
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM catalog_knowledge`); err != nil {
+		return err
+	}
+	if k.Version == "" {
+		return nil // an empty catalogue knows nothing
+	}
+	var body bytes.Buffer
+	zw := gzip.NewWriter(&body)
+	if _, err := zw.Write(k.Table); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO catalog_knowledge (version, actions, apps, body, computed_at)
+		VALUES ($1, $2, $3, $4, $5)`, k.Version, k.Actions, k.Apps, body.Bytes(), pgNow())
+	return err
+}
+
+// CatalogKnowledge returns the knowledge stored with the catalogue (see migration 007):
+// one small query for its version, and the knowledge itself only when the version differs
+// from the one this store read last. It is empty when no catalogue write has stored any.
+func (p *Postgres) CatalogKnowledge(ctx context.Context) (CatalogKnowledge, error) {
+	var version string
+	switch err := p.db.GetContext(ctx, &version, `SELECT version FROM catalog_knowledge`); {
+	case errors.Is(err, sql.ErrNoRows):
+		return CatalogKnowledge{}, nil
+	case err != nil:
+		return CatalogKnowledge{}, pgWrap(ctx, "catalog knowledge", err)
+	}
+	p.know.mu.Lock()
+	defer p.know.mu.Unlock()
+	if p.know.k.Version == version {
+		return p.know.k, nil
+	}
+	var row struct {
+		Version string `db:"version"`
+		Actions int    `db:"actions"`
+		Apps    int    `db:"apps"`
+		Body    []byte `db:"body"`
+	}
+	switch err := p.db.GetContext(ctx, &row, `SELECT version, actions, apps, body FROM catalog_knowledge`); {
+	case errors.Is(err, sql.ErrNoRows):
+		return CatalogKnowledge{}, nil
+	case err != nil:
+		return CatalogKnowledge{}, pgWrap(ctx, "catalog knowledge", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(row.Body))
+	if err != nil {
+		return CatalogKnowledge{}, pgWrap(ctx, "catalog knowledge", err)
+	}
+	table, err := io.ReadAll(zr)
+	if err != nil {
+		return CatalogKnowledge{}, pgWrap(ctx, "catalog knowledge", err)
+	}
+	p.know.k = CatalogKnowledge{Version: row.Version, Actions: row.Actions, Apps: row.Apps, Table: table}
+	return p.know.k, nil
+}

@@ -1,0 +1,136 @@
+package text_test
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolhint/toolhint/internal/text"
+)
+
+// TestCatalogAliases checks how aliases are made from names: camel case, qualifiers that
+// close several names, words of the language, and function words.
+func TestCatalogAliases(t *testing.T) {
+	apps := []text.CatalogApp{
+		{App: "NORTHPOLECRM", DisplayName: "Northpolecrm", Description: "NorthPoleCRM is a CRM."},
+		{App: "LANTERN_CRM", DisplayName: "Lantern crm", Description: "Lantern CRM keeps contacts."},
+		{App: "QUILLCRM", DisplayName: "Quillcrm", Description: "Quill tracks deals."},
+		{App: "MARBLE_CRM", DisplayName: "Marble crm", Description: "Marble CRM for teams."},
+		{App: "THANKS_HQ", DisplayName: "Thanks hq", Description: "Sends cards."},
+		{App: "ZORBLY_HQ", DisplayName: "Zorbly hq", Description: "Runs tasks."},
+		{App: "PLIMHQ", DisplayName: "Plimhq", Description: "Plim runs things."},
+		{App: "KWEHQ", DisplayName: "Kwehq", Description: "Kwe runs things."},
+	}
+	got := map[string]float64{}
+	for _, al := range text.ComputeCatalog(nil, apps).Aliases {
+		got[al.App+" "+strings.Join(al.Words, " ")] = al.Strength
+	}
+	for alias, want := range map[string]float64{
+		"northpolecrm north pole crm": 1,   // camel case in the description
+		"northpolecrm north pole":     1,   // "crm" closes two names and ends four slugs
+		"northpolecrm northpole":      1,   // several words written as one
+		"marble_crm marble":           0.5, // a word of the language names its app loosely
+		"zorbly_hq zorbly":            1,
+	} {
+		if got[alias] != want {
+			t.Errorf("alias %q: strength %v, want %v (all: %v)", alias, got[alias], want, got)
+		}
+	}
+	if s, ok := got["thanks_hq thanks"]; ok {
+		t.Errorf("a function word is an alias (strength %v)", s)
+	}
+}
+
+// smallCatalog is a catalogue of apps no compiled table knows.
+func smallCatalog() ([]text.CatalogAction, []text.CatalogApp) {
+	actions := []text.CatalogAction{
+		{App: "qpad", Slug: "QPAD_CREATE_NOTEBOOK", DisplayName: "Create notebook", Description: "Creates a notebook in a Quillpad workspace."},
+		{App: "qpad", Slug: "QPAD_LIST_NOTEBOOKS", DisplayName: "List notebooks", Description: "Lists the notebooks of a workspace."},
+		{App: "qpad", Slug: "QPAD_ADD_SCRIBBLE", DisplayName: "Add scribble", Description: "Adds a scribble to a notebook."},
+		{App: "zorbit_crm", Slug: "ZORBIT_CRM_CREATE_LEAD", DisplayName: "Create lead", Description: "Creates a lead with a scribble attached."},
+	}
+	apps := []text.CatalogApp{
+		{App: "QPAD", DisplayName: "Quillpad", Description: "Quillpad keeps notebooks and scribbles for teams.", Categories: []string{"notes"}},
+		{App: "ZORBIT_CRM", DisplayName: "Zorbit CRM", Description: "A sales pipeline."},
+	}
+	return actions, apps
+}
+
+// TestComputeCatalog checks that the knowledge of a small catalogue holds its words, its
+// apps' names and self-descriptions, survives its table, and that an analyser over it
+// recognises an app by a name the compiled table has never seen.
+func TestComputeCatalog(t *testing.T) {
+	actions, apps := smallCatalog()
+	c := text.ComputeCatalog(actions, apps)
+	words := map[string]int{}
+	for _, w := range c.Words {
+		words[w.Word] = w.DF
+	}
+	if words["notebook"] != 3 || words["scribble"] != 2 {
+		t.Errorf("vocabulary: notebook %d, scribble %d; want 3 and 2 (%v)", words["notebook"], words["scribble"], words)
+	}
+	if words["quillpad"] != 1 {
+		t.Errorf("vocabulary: an app's name is a word of it (quillpad: %d)", words["quillpad"])
+	}
+	aliases := map[string]bool{}
+	for _, al := range c.Aliases {
+		aliases[al.App+":"+strings.Join(al.Words, " ")] = true
+	}
+	for _, want := range []string{"qpad:quillpad", "zorbit_crm:zorbit crm", "zorbit_crm:zorbitcrm"} {
+		if !aliases[want] {
+			t.Errorf("no alias %s (%v)", want, aliases)
+		}
+	}
+
+	var buf bytes.Buffer
+	if err := c.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := text.ParseCatalog(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, c) {
+		t.Errorf("the table does not read back as written:\n%+v\n%+v", back, c)
+	}
+	if again := text.ComputeCatalog(append(actions[2:], actions[:2]...), apps); !reflect.DeepEqual(again, c) {
+		t.Error("the knowledge depends on the order of the actions")
+	}
+
+	an, old := text.NewWithCatalog(c), text.New()
+	named := func(a *text.Analyzer, prompt string) []string {
+		var out []string
+		for _, cl := range a.Prompt(prompt, []string{"qpad", "zorbit_crm", "slack"}).Clauses {
+			for _, m := range cl.Apps {
+				out = append(out, m.App)
+			}
+		}
+		return out
+	}
+	const prompt = "make a new notebook in Quillpad"
+	if got := named(an, prompt); !slices.Contains(got, "qpad") {
+		t.Errorf("over the catalogue's knowledge, %q names %v, want qpad", prompt, got)
+	}
+	if got := named(old, prompt); slices.Contains(got, "qpad") {
+		t.Errorf("the compiled table already names qpad in %q: the test proves nothing", prompt)
+	}
+	if got := an.AppTerms("qpad"); !slices.Contains(got, an.Stem("notes")) {
+		t.Errorf("AppTerms(qpad) = %v, want its category among them", got)
+	}
+	if df, ok := an.KnownStem(an.Stem("scribble")); !ok || df != 2 {
+		t.Errorf("KnownStem(scribble) = %d, %v; want 2 from the catalogue", df, ok)
+	}
+	if df, _ := an.KnownStem(an.Stem("channel")); df != 0 {
+		t.Errorf("KnownStem(channel) = %d over a catalogue without channels, want 0", df)
+	}
+	// What the catalogue does not describe, the compiled table still gives; how words fold
+	// does not change.
+	if got := an.AppAliases("gsheets"); !slices.Contains(got, "googlesheets") {
+		t.Errorf("over the catalogue's knowledge, AppAliases(gsheets) = %v, want googlesheets from the compiled table", got)
+	}
+	if an.Stem("repo") != old.Stem("repo") {
+		t.Error("an analyser over a catalogue folds words differently from the compiled one")
+	}
+}
