@@ -377,7 +377,9 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 		}
 		add(ws, 1)
 		rest := ws
-		if len(ws) > 1 && firsts[ws[0]] >= vendorApps {
+		// A first word several names open with is a vendor's ("google sheets"), unless it
+		// is a verb: names that open with "get" or "create" say what a tool does.
+		if len(ws) > 1 && firsts[ws[0]] >= vendorApps && !verbFirst(an, ws[0]) {
 			rest = ws[1:]
 			add(rest, 1)
 			add([]string{ws[0][:1] + strings.Join(rest, "")}, 1)
@@ -565,4 +567,11 @@ func catalogOf(lines [][]string) (*Catalog, error) {
 		}
 	}
 	return c, nil
+}
+
+// verbFirst reports whether a name's first word is a verb of the analyser's classes ("get",
+// "create", "send"): such a name says what a tool does rather than who makes it.
+func verbFirst(an *Analyzer, w string) bool {
+	_, ok := an.VerbClass(Stem(w))
+	return ok
 }

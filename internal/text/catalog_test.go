@@ -43,6 +43,31 @@ func TestCatalogAliases(t *testing.T) {
 	}
 }
 
+// TestCatalogVendorsAreNoVerbs: a first word several names open with is a vendor's, and
+// the rest of the name an alias of its own ("Acme Sheets" -> "sheets"), unless it is a
+// verb: tools named for what they do ("Get weather", "Get stock price") are not all made
+// by "get", and the rest of such a name is what the tool does, a request's own words.
+func TestCatalogVendorsAreNoVerbs(t *testing.T) {
+	apps := []text.CatalogApp{
+		{App: "ACME_SHEETS", DisplayName: "Acme sheets"}, {App: "ACME_SLIDES", DisplayName: "Acme slides"},
+		{App: "ACME_MAILBOX", DisplayName: "Acme mailbox"},
+		{App: "GET_WEATHER", DisplayName: "Get weather"}, {App: "GET_STOCK_PRICE", DisplayName: "Get stock price"},
+		{App: "GET_POSTMODERN_THEORY", DisplayName: "Get postmodern theory"},
+	}
+	got := map[string]float64{}
+	for _, al := range text.ComputeCatalog(nil, apps).Aliases {
+		got[al.App+" "+strings.Join(al.Words, " ")] = al.Strength
+	}
+	if got["acme_slides slides"] == 0 {
+		t.Errorf("a vendor's product lost its short name: %v", got)
+	}
+	for _, alias := range []string{"get_stock_price stock price", "get_postmodern_theory postmodern theory", "get_weather weather"} {
+		if s, ok := got[alias]; ok {
+			t.Errorf("alias %q (strength %v): a verb is taken for a vendor", alias, s)
+		}
+	}
+}
+
 // smallCatalog is a catalogue of apps no compiled table knows.
 func smallCatalog() ([]text.CatalogAction, []text.CatalogApp) {
 	actions := []text.CatalogAction{
