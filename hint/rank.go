@@ -795,6 +795,9 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				case verbWord:
 					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
 				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
+				case named >= 1 && rn.end-rn.start <= smallApp && !m.Destructive:
+					// A small app the clause names: the request says where to look, and
+					// its few actions may be described in other words, or another language.
 				case recalled && !m.Destructive:
 					// Recall alone never admits a destructive action: it must match what
 					// the clause acts on, as the gate asks.
@@ -1072,8 +1075,18 @@ func (r *ranking) deferred(kept [][]scored, w *Weights) []int {
 			top = max(top, k[0].score)
 		}
 	}
+	last := 0
+	for _, k := range kept {
+		last = max(last, len(k))
+	}
 	for ci, k := range kept {
-		if len(k) > 0 && top > 0 && k[0].score < w.v[paramDeferRatio]*top {
+		switch {
+		case len(k) == 0 || top <= 0:
+		case k[0].score <= 0:
+			// Nothing in it earns a place (a sentence that only says what the request is
+			// for): it comes after every other clause's list.
+			delay[ci] = last
+		case k[0].score < w.v[paramDeferRatio]*top:
 			delay[ci] = 1
 		}
 	}
