@@ -380,7 +380,8 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 			lookup = termMatcher(r.table)
 		}
 		// The app's name is a field of each of its actions; a small app is about what its
-		// name says, so all its actions are matched when the name shares a term.
+		// name says, so all its actions are matched when the name shares a term, or when a
+		// clause names the app.
 		var appTerms []string
 		if rn.ix != nil {
 			appTerms = rn.ix.appTerms
@@ -391,7 +392,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		if repeats {
 			appWords = append(appWords, appTerms...)
 		}
-		if rn.appMask != 0 && end-start <= smallApp {
+		if (rn.appMask != 0 || r.named(metas[start].App)) && end-start <= smallApp {
 			for i := start; i < end; i++ {
 				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
 					touched = append(touched, int32(i))
@@ -753,186 +754,195 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				}
 			}
 		}
-		for j := rn.tStart; j < rn.tEnd; j++ {
-			i := int(sc.touched[j])
-			m := &metas[i]
-			bm := sc.bm[j]
-			recalled := floor > 0 && bm >= floor
-			sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
-			all := sm | nm | dm
-			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
-			// The clause's capability objects are among its terms, so an action that shares
-			// no term with it has no capability it asks for either.
-			lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
-			if all == 0 && !lift && !recalled {
-				continue
-			}
-			// An action that shares only the verb word ("get") with the clause is no
-			// candidate, unless it belongs to an app the clause names: this keeps the
-			// thousands of "get" actions of a large agent out of the scoring.
-			if all&^info.genericVerbMask == 0 && named < 1 && !lift && !recalled {
-				continue
-			}
-			// Safety: destructive actions only for a destructive clause, and then only
-			// when their verb is destructive too.
-			aVerb := rn.verb(b.an, sc, metas, i)
-			aFam := b.an.Family(aVerb)
-			verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
-			if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
-				continue
-			}
-			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
-			vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
-			// Gate (chatbot): the action must match what the clause acts on, or one of its
-			// specific capabilities, or be an action of the app the clause names with a
-			// fitting verb ("search my Gmail").
-			objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
-			recallOnly := false
-			if !r.recipe && !relaxed {
-				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
-				switch {
-				case capHit, objHit, lift:
-				case verbWord:
-					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
-				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
-				case named >= 1 && rn.end-rn.start <= smallApp && !m.Destructive:
-					// A small app the clause names: the request says where to look, and
-					// its few actions may be described in other words, or another language.
-				case recalled && !m.Destructive:
-					// Recall alone never admits a destructive action: it must match what
-					// the clause acts on, as the gate asks.
-					recallOnly = true
-				default:
+		// A small app the clause names whose actions none of the clause's words reach (they
+		// may be described in other words, or another language) has them all as
+		// candidates: the request says where to look.
+		smallNamed := named >= 1 && rn.end-rn.start <= smallApp
+		for pass := 0; pass < 2; pass++ {
+			before := len(out)
+			for j := rn.tStart; j < rn.tEnd; j++ {
+				i := int(sc.touched[j])
+				m := &metas[i]
+				bm := sc.bm[j]
+				recalled := floor > 0 && bm >= floor
+				sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
+				all := sm | nm | dm
+				pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
+				// The clause's capability objects are among its terms, so an action that shares
+				// no term with it has no capability it asks for either.
+				lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
+				namedSmall := pass == 1 && !m.Destructive
+				if all == 0 && !lift && !recalled && !namedSmall {
 					continue
 				}
-			}
-			if !known {
-				appFeatures()
-			}
-			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all | rn.appMask&info.mask, recallOnly: recallOnly,
-				liftOnly: lift && all == 0 && !recalled}
-			if bmBest > 0 {
-				c.f[featBM25F] = float32(bm / bmBest)
-				if bm == bmBest {
-					c.f[featBM25FTop] = 1
+				// An action that shares only the verb word ("get") with the clause is no
+				// candidate, unless it belongs to an app the clause names: this keeps the
+				// thousands of "get" actions of a large agent out of the scoring.
+				if all&^info.genericVerbMask == 0 && named < 1 && !lift && !recalled {
+					continue
 				}
-			}
-			if recallOnly {
-				c.f[featRecallOnly] = 1
-			}
-			if sc.promptBest > 0 {
-				c.f[featPromptBM25F] = float32(sc.promptBM[j] / sc.promptBest)
-			}
-			if info.appStrength == 0 {
-				// A clause that names an app, or stays in the one an earlier step names,
-				// says where it acts; the whole prompt's app is a guess for the others.
-				c.f[featAppFocus] = rn.focus
-			}
-			if ci == 0 && len(r.clauses)-r.lookups > 1 {
-				c.f[featFirstOfSeveral] = 1
-			}
-			if info.progressive {
-				c.f[featProgressive] = 1
-			}
-			for mk := all; mk != 0; mk &= mk - 1 {
-				k := bits.TrailingZeros64(mk)
-				bit := uint64(1) << k
-				v := float32(info.w[k] * idf[k])
-				key := sm&bit != 0 || nm&bit != 0
-				if info.expMask&bit == 0 {
+				// Safety: destructive actions only for a destructive clause, and then only
+				// when their verb is destructive too.
+				aVerb := rn.verb(b.an, sc, metas, i)
+				aFam := b.an.Family(aVerb)
+				verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
+				if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
+					continue
+				}
+				capHit := info.specific && capOverlap(m.Capabilities, info.caps)
+				vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
+				// Gate (chatbot): the action must match what the clause acts on, or one of its
+				// specific capabilities, or be an action of the app the clause names with a
+				// fitting verb ("search my Gmail").
+				objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
+				recallOnly := false
+				if !r.recipe && !relaxed {
+					fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 					switch {
-					case sm&bit != 0:
-						c.f[featSlug] += v
-					case nm&bit != 0:
-						c.f[featName] += v
+					case capHit, objHit, lift:
+					case verbWord:
+						// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
+					case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
+					case namedSmall:
+					case recalled && !m.Destructive:
+						// Recall alone never admits a destructive action: it must match what
+						// the clause acts on, as the gate asks.
+						recallOnly = true
 					default:
-						c.f[featDesc] += v
+						continue
 					}
-					continue
 				}
-				fk, fd := featContextKey, featContextDesc
-				switch info.src[k] {
-				case text.SourceSynonym:
-					fk, fd = featSynKey, featSynDesc
-				case text.SourceDerived:
-					fk, fd = featDerivKey, featDerivDesc
-				case text.SourceHypernym:
-					fk, fd = featHyperKey, featHyperDesc
+				if !known {
+					appFeatures()
 				}
-				if key {
-					c.f[fk] += v
-				} else {
-					c.f[fd] += v
+				c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all | rn.appMask&info.mask, recallOnly: recallOnly,
+					liftOnly: lift && all == 0 && !recalled}
+				if bmBest > 0 {
+					c.f[featBM25F] = float32(bm / bmBest)
+					if bm == bmBest {
+						c.f[featBM25FTop] = 1
+					}
 				}
-			}
-			for mk := pm &^ info.expMask; mk != 0; mk &= mk - 1 {
-				k := bits.TrailingZeros64(mk)
-				c.f[featParam] += float32(info.w[k] * idf[k])
-			}
-			if vf >= 0 {
-				c.f[vf] = 1
-			}
-			if readClause && aFam == text.FamilyRead {
-				// Plural objects want a list or a search; a named item wants a get.
-				byID := slices.Contains(m.SlugTerms, "id")
+				if recallOnly {
+					c.f[featRecallOnly] = 1
+				}
+				if sc.promptBest > 0 {
+					c.f[featPromptBM25F] = float32(sc.promptBM[j] / sc.promptBest)
+				}
+				if info.appStrength == 0 {
+					// A clause that names an app, or stays in the one an earlier step names,
+					// says where it acts; the whole prompt's app is a guess for the others.
+					c.f[featAppFocus] = rn.focus
+				}
+				if ci == 0 && len(r.clauses)-r.lookups > 1 {
+					c.f[featFirstOfSeveral] = 1
+				}
+				if info.progressive {
+					c.f[featProgressive] = 1
+				}
+				for mk := all; mk != 0; mk &= mk - 1 {
+					k := bits.TrailingZeros64(mk)
+					bit := uint64(1) << k
+					v := float32(info.w[k] * idf[k])
+					key := sm&bit != 0 || nm&bit != 0
+					if info.expMask&bit == 0 {
+						switch {
+						case sm&bit != 0:
+							c.f[featSlug] += v
+						case nm&bit != 0:
+							c.f[featName] += v
+						default:
+							c.f[featDesc] += v
+						}
+						continue
+					}
+					fk, fd := featContextKey, featContextDesc
+					switch info.src[k] {
+					case text.SourceSynonym:
+						fk, fd = featSynKey, featSynDesc
+					case text.SourceDerived:
+						fk, fd = featDerivKey, featDerivDesc
+					case text.SourceHypernym:
+						fk, fd = featHyperKey, featHyperDesc
+					}
+					if key {
+						c.f[fk] += v
+					} else {
+						c.f[fd] += v
+					}
+				}
+				for mk := pm &^ info.expMask; mk != 0; mk &= mk - 1 {
+					k := bits.TrailingZeros64(mk)
+					c.f[featParam] += float32(info.w[k] * idf[k])
+				}
+				if vf >= 0 {
+					c.f[vf] = 1
+				}
+				if readClause && aFam == text.FamilyRead {
+					// Plural objects want a list or a search; a named item wants a get.
+					byID := slices.Contains(m.SlugTerms, "id")
+					switch {
+					case info.c.Plural && !info.c.HasID && (aVerb == text.VerbList || aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbList)):
+						c.f[featPluralList] = 1
+					case info.c.Plural && !info.c.HasID && byID:
+						c.f[featPluralByID] = 1
+					case info.c.HasID && aVerb == text.VerbGet:
+						c.f[featIDGet] = 1
+					case info.byName && !info.c.HasID && (aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbSearch)):
+						// An item known by its name, not its ID, is searched for.
+						c.f[featNameSearch] = 1
+					}
+				}
 				switch {
-				case info.c.Plural && !info.c.HasID && (aVerb == text.VerbList || aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbList)):
-					c.f[featPluralList] = 1
-				case info.c.Plural && !info.c.HasID && byID:
-					c.f[featPluralByID] = 1
-				case info.c.HasID && aVerb == text.VerbGet:
-					c.f[featIDGet] = 1
-				case info.byName && !info.c.HasID && (aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbSearch)):
-					// An item known by its name, not its ID, is searched for.
-					c.f[featNameSearch] = 1
+				case capHit:
+					c.f[featCapability] = 1
+				case info.specific && !allGeneric(b.tax, m.Capabilities):
+					c.f[featCapabilityOther] = 1
 				}
-			}
-			switch {
-			case capHit:
-				c.f[featCapability] = 1
-			case info.specific && !allGeneric(b.tax, m.Capabilities):
-				c.f[featCapabilityOther] = 1
-			}
-			switch {
-			case named > 0:
-				c.f[featAppNamed] = float32(named)
-			case info.appStrength > 0:
-				// Another app is named (a step that stays in the app an earlier step
-				// names counts half).
-				c.f[featAppOther] = float32(info.appStrength)
-			}
-			// Whether an outside source may speak of the action, from its slug's hash: most
-			// candidates are spared the lookups.
-			if r.outside != nil && r.outside.mayHaveHash(slugHash(m.Action)) {
-				sig, ok := sigs[m.Action]
-				if ok {
-					c.f[featLearnt], c.f[featCover], c.f[featSemantic] = sig.Learnt, sig.Cover, sig.Semantic
+				switch {
+				case named > 0:
+					c.f[featAppNamed] = float32(named)
+				case info.appStrength > 0:
+					// Another app is named (a step that stays in the app an earlier step
+					// names counts half).
+					c.f[featAppOther] = float32(info.appStrength)
 				}
-				if r.priors != nil {
-					if ci < len(r.clauses)-r.lookups {
-						c.f[featRepeat] = r.repeats[m.Action]
+				// Whether an outside source may speak of the action, from its slug's hash: most
+				// candidates are spared the lookups.
+				if r.outside != nil && r.outside.mayHaveHash(slugHash(m.Action)) {
+					sig, ok := sigs[m.Action]
+					if ok {
+						c.f[featLearnt], c.f[featCover], c.f[featSemantic] = sig.Learnt, sig.Cover, sig.Semantic
 					}
-					// The record with the action speaks for it only where much of the
-					// clause's terms led to it before: the use of a sibling for other
-					// requests leaves this one alone. Failures always count against it.
-					if p := r.priors.m[m.Action]; p < 0 || sig.Cover >= liftAt || c.f[featRepeat] > 0 {
-						c.f[featPrior] = p
+					if r.priors != nil {
+						if ci < len(r.clauses)-r.lookups {
+							c.f[featRepeat] = r.repeats[m.Action]
+						}
+						// The record with the action speaks for it only where much of the
+						// clause's terms led to it before: the use of a sibling for other
+						// requests leaves this one alone. Failures always count against it.
+						if p := r.priors.m[m.Action]; p < 0 || sig.Cover >= liftAt || c.f[featRepeat] > 0 {
+							c.f[featPrior] = p
+						}
 					}
 				}
+				c.f[featAppObject] = appObj
+				c.f[featMainObject] = mainObj
+				c.f[featAppDesc] = appDesc
+				c.f[featConfidence] = float32(m.Confidence)
+				// Slug words the clause explains: matched by one of its words (an expansion
+				// counts half), and the verb.
+				unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.expMask)) -
+					0.5*float64(bits.OnesCount64(sm&info.expMask))
+				if aVerb != "" && sm&info.verbMask == 0 {
+					unexplained--
+				}
+				c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))
+				out = append(out, c)
 			}
-			c.f[featAppObject] = appObj
-			c.f[featMainObject] = mainObj
-			c.f[featAppDesc] = appDesc
-			c.f[featConfidence] = float32(m.Confidence)
-			// Slug words the clause explains: matched by one of its words (an expansion
-			// counts half), and the verb.
-			unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.expMask)) -
-				0.5*float64(bits.OnesCount64(sm&info.expMask))
-			if aVerb != "" && sm&info.verbMask == 0 {
-				unexplained--
+			if len(out) > before || !smallNamed {
+				break
 			}
-			c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))
-			out = append(out, c)
 		}
 	}
 	sc.cands = out
@@ -1410,6 +1420,19 @@ func (r *ranking) namesOtherApp(app string) bool {
 		}
 	}
 	return named
+}
+
+// named reports whether a stated clause names app directly (a mention of strength 1 or
+// more): its words are the app's name, not terms, so they match none of its actions.
+func (r *ranking) named(app string) bool {
+	for ci := range r.clauses[:len(r.clauses)-r.lookups] {
+		for _, m := range r.clauses[ci].c.Apps {
+			if m.Strength >= 1 && strings.EqualFold(m.App, app) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // termMatcher returns a function that gives the mask of table terms among terms: bit k is
