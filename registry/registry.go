@@ -214,35 +214,20 @@ func (r *Registry) SetActive(name string, active bool) error {
 
 // Get returns the tool registered under name, active or not.
 func (r *Registry) Get(name string) (ToolSpec, bool) {
-	r.mu.RLock()
-	e, ok := r.tools[name]
-	r.mu.RUnlock()
-	if !ok {
-		return ToolSpec{}, false
-	}
-	return e.spec, true
+	e, ok := r.lookupEntry(name)
+	return e.spec, ok
 }
 
 // Validator returns the compiled validator of a tool's parameters, built once at Register.
 func (r *Registry) Validator(name string) (*schema.Validator, bool) {
-	r.mu.RLock()
-	e, ok := r.tools[name]
-	r.mu.RUnlock()
-	if !ok {
-		return nil, false
-	}
-	return e.validator, true
+	e, ok := r.lookupEntry(name)
+	return e.validator, ok
 }
 
 // Lookup returns a tool with its compiled validator in one read.
 func (r *Registry) Lookup(name string) (ToolSpec, *schema.Validator, bool) {
-	r.mu.RLock()
-	e, ok := r.tools[name]
-	r.mu.RUnlock()
-	if !ok {
-		return ToolSpec{}, nil, false
-	}
-	return e.spec, e.validator, true
+	e, ok := r.lookupEntry(name)
+	return e.spec, e.validator, ok
 }
 
 // All returns the registered tools ordered by name; with activeOnly, inactive tools are
@@ -293,7 +278,8 @@ func (r *Registry) Functions(categories ...Category) []schema.Function {
 }
 
 // lookupEntry returns a copy of a tool's entry: its spec, validator and definition from
-// one read.
+// one read (the zero entry when there is none). Entries are replaced, never changed in
+// place, so the copy is consistent.
 func (r *Registry) lookupEntry(name string) (entry, bool) {
 	r.mu.RLock()
 	e, ok := r.tools[name]
@@ -306,13 +292,8 @@ func (r *Registry) lookupEntry(name string) (entry, bool) {
 
 // Function returns the function definition of one tool.
 func (r *Registry) Function(name string) (schema.Function, bool) {
-	r.mu.RLock()
-	e, ok := r.tools[name]
-	r.mu.RUnlock()
-	if !ok {
-		return schema.Function{}, false
-	}
-	return e.function, true
+	e, ok := r.lookupEntry(name)
+	return e.function, ok
 }
 
 // Len returns the number of registered tools.
