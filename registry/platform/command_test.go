@@ -206,15 +206,14 @@ func TestCommandHostile(t *testing.T) {
 }
 
 // pidModes are the two ways a command runs: in a PID namespace of its own where the host
-// may create one, and without one (forced), where the confining child reaps what the
+// may create one, and without one (forced), where a child subreaper kills what the
 // program leaves behind.
 var pidModes = []struct {
 	name  string
-	noNS  bool
 	setup func(*platform.Command)
 }{
-	{"pid namespace", false, func(*platform.Command) {}},
-	{"no pid namespace", true, platform.NoPIDNamespace},
+	{"pid namespace", func(*platform.Command) {}},
+	{"no pid namespace", platform.NoPIDNamespace},
 }
 
 func TestCommandRuns(t *testing.T) {

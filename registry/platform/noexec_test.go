@@ -100,14 +100,10 @@ func TestCommandWorkspaceNoexec(t *testing.T) {
 		{"make recipe runs the payload", map[string]any{"command": "make", "args": []string{"direct"}}, true},
 	}
 	hasMake := names[len(names)-1] == "make"
-	for _, mode := range []struct {
-		name  string
-		setup func(*platform.Command)
-	}{
-		{"pid namespace", func(*platform.Command) {}},
-		{"no pid namespace", platform.NoPIDNamespace},
-		{"user namespace", platform.UserNamespace},
-	} {
+	for _, mode := range runModes {
+		if mode.unconfined {
+			continue // unconfined commands never get the noexec mount
+		}
 		t.Run(mode.name, func(t *testing.T) {
 			fx := fixture(t, false)
 			mode.setup(fx.cmd)
