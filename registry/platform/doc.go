@@ -73,8 +73,7 @@
 // programs as if the model could run them with any arguments inside the workspace. A
 // command may read, and so have the loader map as code, whatever ReadPaths names: list
 // nothing there that the model can write by another way (the files tools with another
-// root, say). Before
-// Landlock scopes signals (Linux 6.12), a confined program may kill the subreaper, and
-// what it started outside its session then outlives it; and an unconfined command has
-// a subreaper only where the host called Main (on Linux).
+// root, say). Before Landlock scopes signals (Linux 6.12), a confined program may kill
+// the subreaper, and what it started outside its session then outlives it; and an
+// unconfined command has a subreaper only where the host called Main (on Linux).
 package platform

@@ -25,8 +25,9 @@ const (
 // PID namespace of its own. It marks itself a child subreaper, so that whatever the
 // program starts and leaves behind (a daemon, a child in a session of its own) is
 // reparented to it rather than to init; starts the confining child with args (policy,
-// working directory relative to the workspace, program, program argv), which restricts itself and executes the program, or, with an
-// empty policy (an unconfined command), the program itself; waits for it, or on SIGTERM
+// working directory relative to the workspace, program, program argv), which restricts
+// itself and executes the program, or, with an empty policy (an unconfined command), the
+// program itself; waits for it, or on SIGTERM
 // (the host's timeout) kills it; then kills every descendant still left and ends as the
 // program ended. It stays unconfined itself: a confined program, in a Landlock domain of
 // its own, cannot trace it, nor signal it where the kernel scopes signals (ABI 6). It
