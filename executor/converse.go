@@ -128,7 +128,12 @@ func withSearch(tools, search []schema.Function, h hint.Result) []schema.Functio
 	if len(h.MetaTools) == 0 {
 		return tools
 	}
-	for _, f := range search {
+	return addTools(tools, search)
+}
+
+// addTools appends to tools each of more whose slug tools lacks, in order.
+func addTools(tools, more []schema.Function) []schema.Function {
+	for _, f := range more {
 		if !slices.ContainsFunc(tools, func(g schema.Function) bool { return g.Slug == f.Slug }) {
 			tools = append(tools, f)
 		}

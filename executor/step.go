@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/toolhint/toolhint/hint"
 	"github.com/toolhint/toolhint/registry"
@@ -166,11 +165,7 @@ func (e *Executor) RunStep(ctx context.Context, llm LLM, step Step) (StepResult,
 		res.Resolution = r
 		res.Tools = append(res.Tools, r.Functions...)
 	}
-	for _, f := range platform {
-		if !slices.ContainsFunc(res.Tools, func(g schema.Function) bool { return g.Slug == f.Slug }) {
-			res.Tools = append(res.Tools, f)
-		}
-	}
+	res.Tools = addTools(res.Tools, platform)
 	res.Tools = withSearch(res.Tools, search, res.Hint)
 	msgs := opening(step.System, res.Hint.Text, step.History, step.Prompt)
 	l := loop{tools: res.Tools, choice: choice, max: step.MaxTurns, batch: step.Batch, op: "run step", unit: "step", messages: msgs}

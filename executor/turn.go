@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/toolhint/toolhint/hint"
@@ -115,11 +114,7 @@ func (e *Executor) RunTurn(ctx context.Context, llm LLM, turn Turn) (TurnResult,
 		res.Tools = withSearch(res.Tools, search, h)
 	}
 	if turn.Platform != nil && e.cfg.Registry != nil {
-		for _, f := range e.cfg.Registry.Functions(turn.Platform...) {
-			if !slices.ContainsFunc(res.Tools, func(g schema.Function) bool { return g.Slug == f.Slug }) {
-				res.Tools = append(res.Tools, f)
-			}
-		}
+		res.Tools = addTools(res.Tools, e.cfg.Registry.Functions(turn.Platform...))
 	}
 	msgs := opening(turn.System, res.Hint.Text, turn.History, turn.Prompt)
 	l := loop{tools: res.Tools, choice: choice, max: turn.MaxTurns, batch: turn.Batch, op: "run turn", unit: "turn", messages: msgs}
