@@ -57,16 +57,17 @@ func GenerateGo(cfg GoConfig) ([]byte, error) {
 	}
 	g := &gen{used: map[string]bool{}, next: map[string]int{}}
 	for _, t := range cfg.Types {
+		action := t.action()
 		root, err := Parse(t.Parameters)
 		if err != nil {
-			return nil, fmt.Errorf("schema: generate %s: %w", truncate(t.action(), 80), err)
+			return nil, fmt.Errorf("schema: generate %s: %w", truncate(action, 80), err)
 		}
 		g.root = root
 		g.defs = map[string]string{}
 		g.expanding = map[string]bool{}
 		g.refTypes = map[string]refType{}
-		name := g.unique(goName(t.action()) + "Params")
-		doc := name + " holds the parameters of " + cleanDoc(t.action()) + "."
+		name := g.unique(goName(action) + "Params")
+		doc := name + " holds the parameters of " + cleanDoc(action) + "."
 		if d := cleanDoc(t.Description); d != "" {
 			doc += " " + d
 		}
