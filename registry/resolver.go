@@ -371,11 +371,7 @@ func (r *Resolver) functions(ctx context.Context, sub Subject, names []string) (
 			continue
 		}
 		if !d.Allowed {
-			why := d.Reason
-			if why == "" {
-				why = "not allowed for this agent"
-			}
-			r.skip(&res, e.spec.Name, why)
+			r.skip(&res, e.spec.Name, d.Reason) // CheckPlatform always gives a refusal's reason
 			continue
 		}
 		res.Platform = append(res.Platform, e.spec.Name)
