@@ -392,7 +392,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		if repeats {
 			appWords = append(appWords, appTerms...)
 		}
-		if (rn.appMask != 0 || r.named(metas[start].App)) && end-start <= smallApp {
+		if end-start <= smallApp && (rn.appMask != 0 || r.named(metas[start].App)) {
 			for i := start; i < end; i++ {
 				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
 					touched = append(touched, int32(i))
@@ -624,8 +624,6 @@ func (b *Builder) prepareClause(info *clauseInfo, c text.Clause, prev *clauseInf
 	})
 }
 
-// hasObject reports whether terms name something the clause acts on, other than the verb
-// word itself ("list" in "list my Todoist" names no object).
 // progressive reports whether the clause's text says its verb (of stem verbWord) in the
 // -ing form.
 func progressive(an *text.Analyzer, clause, verbWord string) bool {
@@ -640,6 +638,8 @@ func progressive(an *text.Analyzer, clause, verbWord string) bool {
 	return false
 }
 
+// hasObject reports whether terms name something the clause acts on, other than the verb
+// word itself ("list" in "list my Todoist" names no object).
 func hasObject(ts []text.Term, verbWord string) bool {
 	for _, t := range ts {
 		switch t.Role {
@@ -754,194 +754,198 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				}
 			}
 		}
+		// consider makes the touched action j a candidate of the clause when it is one; force
+		// admits it past the gate.
+		consider := func(j int, force bool) {
+			i := int(sc.touched[j])
+			m := &metas[i]
+			bm := sc.bm[j]
+			recalled := floor > 0 && bm >= floor
+			sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
+			all := sm | nm | dm
+			pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
+			// The clause's capability objects are among its terms, so an action that shares
+			// no term with it has no capability it asks for either.
+			lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
+			namedSmall := force && !m.Destructive
+			if all == 0 && !lift && !recalled && !namedSmall {
+				return
+			}
+			// An action that shares only the verb word ("get") with the clause is no
+			// candidate, unless it belongs to an app the clause names: this keeps the
+			// thousands of "get" actions of a large agent out of the scoring.
+			if all&^info.genericVerbMask == 0 && named < 1 && !lift && !recalled {
+				return
+			}
+			// Safety: destructive actions only for a destructive clause, and then only
+			// when their verb is destructive too.
+			aVerb := rn.verb(b.an, sc, metas, i)
+			aFam := b.an.Family(aVerb)
+			verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
+			if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
+				return
+			}
+			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
+			vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
+			// Gate (chatbot): the action must match what the clause acts on, or one of its
+			// specific capabilities, or be an action of the app the clause names with a
+			// fitting verb ("search my Gmail").
+			objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
+			recallOnly := false
+			if !r.recipe && !relaxed {
+				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
+				switch {
+				case capHit, objHit, lift:
+				case verbWord:
+					// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
+				case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
+				case namedSmall:
+				case recalled && !m.Destructive:
+					// Recall alone never admits a destructive action: it must match what
+					// the clause acts on, as the gate asks.
+					recallOnly = true
+				default:
+					return
+				}
+			}
+			if !known {
+				appFeatures()
+			}
+			c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all | rn.appMask&info.mask, recallOnly: recallOnly,
+				liftOnly: lift && all == 0 && !recalled}
+			if bmBest > 0 {
+				c.f[featBM25F] = float32(bm / bmBest)
+				if bm == bmBest {
+					c.f[featBM25FTop] = 1
+				}
+			}
+			if recallOnly {
+				c.f[featRecallOnly] = 1
+			}
+			if sc.promptBest > 0 {
+				c.f[featPromptBM25F] = float32(sc.promptBM[j] / sc.promptBest)
+			}
+			if info.appStrength == 0 {
+				// A clause that names an app, or stays in the one an earlier step names,
+				// says where it acts; the whole prompt's app is a guess for the others.
+				c.f[featAppFocus] = rn.focus
+			}
+			if ci == 0 && len(r.clauses)-r.lookups > 1 {
+				c.f[featFirstOfSeveral] = 1
+			}
+			if info.progressive {
+				c.f[featProgressive] = 1
+			}
+			for mk := all; mk != 0; mk &= mk - 1 {
+				k := bits.TrailingZeros64(mk)
+				bit := uint64(1) << k
+				v := float32(info.w[k] * idf[k])
+				key := sm&bit != 0 || nm&bit != 0
+				if info.expMask&bit == 0 {
+					switch {
+					case sm&bit != 0:
+						c.f[featSlug] += v
+					case nm&bit != 0:
+						c.f[featName] += v
+					default:
+						c.f[featDesc] += v
+					}
+					continue
+				}
+				fk, fd := featContextKey, featContextDesc
+				switch info.src[k] {
+				case text.SourceSynonym:
+					fk, fd = featSynKey, featSynDesc
+				case text.SourceDerived:
+					fk, fd = featDerivKey, featDerivDesc
+				case text.SourceHypernym:
+					fk, fd = featHyperKey, featHyperDesc
+				}
+				if key {
+					c.f[fk] += v
+				} else {
+					c.f[fd] += v
+				}
+			}
+			for mk := pm &^ info.expMask; mk != 0; mk &= mk - 1 {
+				k := bits.TrailingZeros64(mk)
+				c.f[featParam] += float32(info.w[k] * idf[k])
+			}
+			if vf >= 0 {
+				c.f[vf] = 1
+			}
+			if readClause && aFam == text.FamilyRead {
+				// Plural objects want a list or a search; a named item wants a get.
+				byID := slices.Contains(m.SlugTerms, "id")
+				switch {
+				case info.c.Plural && !info.c.HasID && (aVerb == text.VerbList || aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbList)):
+					c.f[featPluralList] = 1
+				case info.c.Plural && !info.c.HasID && byID:
+					c.f[featPluralByID] = 1
+				case info.c.HasID && aVerb == text.VerbGet:
+					c.f[featIDGet] = 1
+				case info.byName && !info.c.HasID && (aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbSearch)):
+					// An item known by its name, not its ID, is searched for.
+					c.f[featNameSearch] = 1
+				}
+			}
+			switch {
+			case capHit:
+				c.f[featCapability] = 1
+			case info.specific && !allGeneric(b.tax, m.Capabilities):
+				c.f[featCapabilityOther] = 1
+			}
+			switch {
+			case named > 0:
+				c.f[featAppNamed] = float32(named)
+			case info.appStrength > 0:
+				// Another app is named (a step that stays in the app an earlier step
+				// names counts half).
+				c.f[featAppOther] = float32(info.appStrength)
+			}
+			// Whether an outside source may speak of the action, from its slug's hash: most
+			// candidates are spared the lookups.
+			if r.outside != nil && r.outside.mayHaveHash(slugHash(m.Action)) {
+				sig, ok := sigs[m.Action]
+				if ok {
+					c.f[featLearnt], c.f[featCover], c.f[featSemantic] = sig.Learnt, sig.Cover, sig.Semantic
+				}
+				if r.priors != nil {
+					if ci < len(r.clauses)-r.lookups {
+						c.f[featRepeat] = r.repeats[m.Action]
+					}
+					// The record with the action speaks for it only where much of the
+					// clause's terms led to it before: the use of a sibling for other
+					// requests leaves this one alone. Failures always count against it.
+					if p := r.priors.m[m.Action]; p < 0 || sig.Cover >= liftAt || c.f[featRepeat] > 0 {
+						c.f[featPrior] = p
+					}
+				}
+			}
+			c.f[featAppObject] = appObj
+			c.f[featMainObject] = mainObj
+			c.f[featAppDesc] = appDesc
+			c.f[featConfidence] = float32(m.Confidence)
+			// Slug words the clause explains: matched by one of its words (an expansion
+			// counts half), and the verb.
+			unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.expMask)) -
+				0.5*float64(bits.OnesCount64(sm&info.expMask))
+			if aVerb != "" && sm&info.verbMask == 0 {
+				unexplained--
+			}
+			c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))
+			out = append(out, c)
+		}
+		before := len(out)
+		for j := rn.tStart; j < rn.tEnd; j++ {
+			consider(j, false)
+		}
 		// A small app the clause names whose actions none of the clause's words reach (they
 		// may be described in other words, or another language) has them all as
 		// candidates: the request says where to look.
-		smallNamed := named >= 1 && rn.end-rn.start <= smallApp
-		for pass := 0; pass < 2; pass++ {
-			before := len(out)
+		if len(out) == before && named >= 1 && rn.end-rn.start <= smallApp {
 			for j := rn.tStart; j < rn.tEnd; j++ {
-				i := int(sc.touched[j])
-				m := &metas[i]
-				bm := sc.bm[j]
-				recalled := floor > 0 && bm >= floor
-				sm, nm, dm := sc.slugM[i]&info.mask, sc.nameM[i]&info.mask, sc.descM[i]&info.mask
-				all := sm | nm | dm
-				pm := sc.paramM[i] & info.mask &^ all // matched only in a parameter name
-				// The clause's capability objects are among its terms, so an action that shares
-				// no term with it has no capability it asks for either.
-				lift := len(lifts) > 0 && slices.Contains(lifts, m.Action)
-				namedSmall := pass == 1 && !m.Destructive
-				if all == 0 && !lift && !recalled && !namedSmall {
-					continue
-				}
-				// An action that shares only the verb word ("get") with the clause is no
-				// candidate, unless it belongs to an app the clause names: this keeps the
-				// thousands of "get" actions of a large agent out of the scoring.
-				if all&^info.genericVerbMask == 0 && named < 1 && !lift && !recalled {
-					continue
-				}
-				// Safety: destructive actions only for a destructive clause, and then only
-				// when their verb is destructive too.
-				aVerb := rn.verb(b.an, sc, metas, i)
-				aFam := b.an.Family(aVerb)
-				verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
-				if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
-					continue
-				}
-				capHit := info.specific && capOverlap(m.Capabilities, info.caps)
-				vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
-				// Gate (chatbot): the action must match what the clause acts on, or one of its
-				// specific capabilities, or be an action of the app the clause names with a
-				// fitting verb ("search my Gmail").
-				objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
-				recallOnly := false
-				if !r.recipe && !relaxed {
-					fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
-					switch {
-					case capHit, objHit, lift:
-					case verbWord:
-						// The slug names the very operation asked for ("trash" -> MOVE_TO_TRASH).
-					case info.c.Verb != "" && fits && (named >= 1 || info.gateMask == 0):
-					case namedSmall:
-					case recalled && !m.Destructive:
-						// Recall alone never admits a destructive action: it must match what
-						// the clause acts on, as the gate asks.
-						recallOnly = true
-					default:
-						continue
-					}
-				}
-				if !known {
-					appFeatures()
-				}
-				c := cand{i: int32(i), named: named >= 1, capHit: capHit, mask: all | rn.appMask&info.mask, recallOnly: recallOnly,
-					liftOnly: lift && all == 0 && !recalled}
-				if bmBest > 0 {
-					c.f[featBM25F] = float32(bm / bmBest)
-					if bm == bmBest {
-						c.f[featBM25FTop] = 1
-					}
-				}
-				if recallOnly {
-					c.f[featRecallOnly] = 1
-				}
-				if sc.promptBest > 0 {
-					c.f[featPromptBM25F] = float32(sc.promptBM[j] / sc.promptBest)
-				}
-				if info.appStrength == 0 {
-					// A clause that names an app, or stays in the one an earlier step names,
-					// says where it acts; the whole prompt's app is a guess for the others.
-					c.f[featAppFocus] = rn.focus
-				}
-				if ci == 0 && len(r.clauses)-r.lookups > 1 {
-					c.f[featFirstOfSeveral] = 1
-				}
-				if info.progressive {
-					c.f[featProgressive] = 1
-				}
-				for mk := all; mk != 0; mk &= mk - 1 {
-					k := bits.TrailingZeros64(mk)
-					bit := uint64(1) << k
-					v := float32(info.w[k] * idf[k])
-					key := sm&bit != 0 || nm&bit != 0
-					if info.expMask&bit == 0 {
-						switch {
-						case sm&bit != 0:
-							c.f[featSlug] += v
-						case nm&bit != 0:
-							c.f[featName] += v
-						default:
-							c.f[featDesc] += v
-						}
-						continue
-					}
-					fk, fd := featContextKey, featContextDesc
-					switch info.src[k] {
-					case text.SourceSynonym:
-						fk, fd = featSynKey, featSynDesc
-					case text.SourceDerived:
-						fk, fd = featDerivKey, featDerivDesc
-					case text.SourceHypernym:
-						fk, fd = featHyperKey, featHyperDesc
-					}
-					if key {
-						c.f[fk] += v
-					} else {
-						c.f[fd] += v
-					}
-				}
-				for mk := pm &^ info.expMask; mk != 0; mk &= mk - 1 {
-					k := bits.TrailingZeros64(mk)
-					c.f[featParam] += float32(info.w[k] * idf[k])
-				}
-				if vf >= 0 {
-					c.f[vf] = 1
-				}
-				if readClause && aFam == text.FamilyRead {
-					// Plural objects want a list or a search; a named item wants a get.
-					byID := slices.Contains(m.SlugTerms, "id")
-					switch {
-					case info.c.Plural && !info.c.HasID && (aVerb == text.VerbList || aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbList)):
-						c.f[featPluralList] = 1
-					case info.c.Plural && !info.c.HasID && byID:
-						c.f[featPluralByID] = 1
-					case info.c.HasID && aVerb == text.VerbGet:
-						c.f[featIDGet] = 1
-					case info.byName && !info.c.HasID && (aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbSearch)):
-						// An item known by its name, not its ID, is searched for.
-						c.f[featNameSearch] = 1
-					}
-				}
-				switch {
-				case capHit:
-					c.f[featCapability] = 1
-				case info.specific && !allGeneric(b.tax, m.Capabilities):
-					c.f[featCapabilityOther] = 1
-				}
-				switch {
-				case named > 0:
-					c.f[featAppNamed] = float32(named)
-				case info.appStrength > 0:
-					// Another app is named (a step that stays in the app an earlier step
-					// names counts half).
-					c.f[featAppOther] = float32(info.appStrength)
-				}
-				// Whether an outside source may speak of the action, from its slug's hash: most
-				// candidates are spared the lookups.
-				if r.outside != nil && r.outside.mayHaveHash(slugHash(m.Action)) {
-					sig, ok := sigs[m.Action]
-					if ok {
-						c.f[featLearnt], c.f[featCover], c.f[featSemantic] = sig.Learnt, sig.Cover, sig.Semantic
-					}
-					if r.priors != nil {
-						if ci < len(r.clauses)-r.lookups {
-							c.f[featRepeat] = r.repeats[m.Action]
-						}
-						// The record with the action speaks for it only where much of the
-						// clause's terms led to it before: the use of a sibling for other
-						// requests leaves this one alone. Failures always count against it.
-						if p := r.priors.m[m.Action]; p < 0 || sig.Cover >= liftAt || c.f[featRepeat] > 0 {
-							c.f[featPrior] = p
-						}
-					}
-				}
-				c.f[featAppObject] = appObj
-				c.f[featMainObject] = mainObj
-				c.f[featAppDesc] = appDesc
-				c.f[featConfidence] = float32(m.Confidence)
-				// Slug words the clause explains: matched by one of its words (an expansion
-				// counts half), and the verb.
-				unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.expMask)) -
-					0.5*float64(bits.OnesCount64(sm&info.expMask))
-				if aVerb != "" && sm&info.verbMask == 0 {
-					unexplained--
-				}
-				c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))
-				out = append(out, c)
-			}
-			if len(out) > before || !smallNamed {
-				break
+				consider(j, true)
 			}
 		}
 	}
@@ -992,9 +996,8 @@ func (b *Builder) verbFeature(info *clauseInfo, aVerb, fa string, word, anyVerb 
 type scored struct {
 	cand  *cand
 	score float64
-	// earned is the score without semantic similarity (see earned) and without what the
-	// workspace's record of use gives: the evidence of the action's words, which the
-	// list's cut reads.
+	// earned is the evidence of the action's words, which the list's cut reads (see
+	// earned).
 	earned float64
 }
 
@@ -1116,7 +1119,7 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 				s += float64(v) * w.v[k]
 			}
 		}
-		e := earned(c, w, s) - usageScore(c, w)
+		e := earned(c, w, s)
 		out = append(out, scored{cand: c, score: s, earned: e})
 		if c.named {
 			bestNamed = max(bestNamed, e)
@@ -1355,7 +1358,7 @@ func newLead() lead { return lead{second: math.Inf(-1), step: -1} }
 func (l *lead) see(r *ranking, w *Weights, c *cand, score float64, ci int) {
 	// The evidence is lexical: the calibration was fitted without usage, whose own say is
 	// the floor of an exact repeat (see probability).
-	lex := earned(c, w, score) - usageScore(c, w)
+	lex := earned(c, w, score)
 	switch {
 	case l.n == 0:
 		l.first, l.step, l.app = lex, r.step(ci), r.metas[c.i].App
@@ -1789,6 +1792,17 @@ func (r *ranking) homeRepeats() {
 }
 
 // usageScore is the part of c's score with w that the workspace's record of use gives.
+// earned is the part of a candidate's score that the list's cut and the hint's confidence
+// read: all of it but what semantic similarity, the app's focus and the workspace's record
+// of use add. Similarity orders and lifts actions, but only lexical evidence earns the
+// strong directive, since the semantic weight is set by hand rather than fitted on a real
+// model's vectors. The app's focus is the same for all its actions: it orders them against
+// other apps' but says nothing of which of them the request wants. Usage reorders; its
+// own say is the floor of an exact repeat (see lead.probability).
+func earned(c *cand, w *Weights, score float64) float64 {
+	return score - float64(c.f[featSemantic])*w.v[featSemantic] - float64(c.f[featAppFocus])*w.v[featAppFocus] - usageScore(c, w)
+}
+
 func usageScore(c *cand, w *Weights) float64 {
 	s := 0.0
 	for _, k := range [...]int{featPrior, featLearnt, featCover, featRepeat} {

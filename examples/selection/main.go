@@ -410,8 +410,9 @@ func runSets(dir, catalog string, asJSON bool) error {
 			// Only the named weights move, from the shipped ones; the calibration is fitted
 			// again for them.
 			start, kept = hint.DefaultWeights(), nil
+			only := strings.Split(fitOnly, ",")
 			for _, name := range hint.WeightNames() {
-				if !slices.Contains(strings.Split(fitOnly, ","), name) {
+				if !slices.Contains(only, name) {
 					kept = append(kept, name)
 				}
 			}
