@@ -137,24 +137,39 @@ var _ KnowledgeStore = (*Memory)(nil)
 
 // CatalogKnowledge returns the knowledge of the catalogue as it is now. It is computed from
 // a catalogue snapshot the first time it is asked for after a write changed the apps or
-// actions, and kept with that snapshot: later calls return it at once.
+// actions, and kept with that snapshot: later calls return it at once. A snapshot whose
+// version is the one computed last (a write that left names and descriptions as they were)
+// takes that knowledge without computing the statistics again.
 func (m *Memory) CatalogKnowledge(ctx context.Context) (CatalogKnowledge, error) {
 	if err := ctx.Err(); err != nil {
 		return CatalogKnowledge{}, err
 	}
 	c := m.catalog.Load()
 	c.know.once.Do(func() {
+		digest := newKnowledgeDigest()
+		c.knowledgeInput(digest)
+		if last := m.lastKnow.Load(); last != nil && last.Version == digest.version() {
+			c.know.k = *last
+			return
+		}
 		kb := newKnowledgeBuilder()
-		for _, s := range c.appSlugs {
-			for _, a := range c.apps[s].actions {
-				kb.action(a.a.App, a.a.Slug, a.a.DisplayName, a.a.Description)
-			}
-		}
-		for _, s := range c.appSlugs {
-			a := c.apps[s].app
-			kb.app(a.Slug, a.DisplayName, a.Description, a.Categories)
-		}
+		c.knowledgeInput(kb)
 		c.know.k = kb.finish()
+		m.lastKnow.Store(&c.know.k)
 	})
 	return c.know.k, nil
+}
+
+// knowledgeInput adds to kb the snapshot's actions, then its apps, in the order the version
+// digest reads them.
+func (c *memCatalog) knowledgeInput(kb *knowledgeBuilder) {
+	for _, s := range c.appSlugs {
+		for _, a := range c.apps[s].actions {
+			kb.action(a.a.App, a.a.Slug, a.a.DisplayName, a.a.Description)
+		}
+	}
+	for _, s := range c.appSlugs {
+		a := c.apps[s].app
+		kb.app(a.Slug, a.DisplayName, a.Description, a.Categories)
+	}
 }
