@@ -1,6 +1,7 @@
 package toolhint
 
 import (
+	"cmp"
 	"log/slog"
 
 	"github.com/toolhint/toolhint/cache"
@@ -46,18 +47,18 @@ type Observer interface {
 
 // Hint returns cfg with Telemetry's Logger and Observer where cfg has none.
 func (t Telemetry) Hint(cfg hint.Config) hint.Config {
-	cfg.Logger = orLogger(cfg.Logger, t.Logger)
-	if cfg.Observer == nil && t.Observer != nil {
-		cfg.Observer = t.Observer
+	cfg.Logger = cmp.Or(cfg.Logger, t.Logger)
+	if cfg.Observer == nil {
+		cfg.Observer = t.Observer // a nil Telemetry.Observer stays a nil interface
 	}
 	return cfg
 }
 
 // Resolver returns cfg with Telemetry's Logger and Observer where cfg has none.
 func (t Telemetry) Resolver(cfg registry.ResolverConfig) registry.ResolverConfig {
-	cfg.Logger = orLogger(cfg.Logger, t.Logger)
-	if cfg.Observer == nil && t.Observer != nil {
-		cfg.Observer = t.Observer
+	cfg.Logger = cmp.Or(cfg.Logger, t.Logger)
+	if cfg.Observer == nil {
+		cfg.Observer = t.Observer // a nil Telemetry.Observer stays a nil interface
 	}
 	return cfg
 }
@@ -65,53 +66,45 @@ func (t Telemetry) Resolver(cfg registry.ResolverConfig) registry.ResolverConfig
 // Assembler returns cfg with Telemetry's Logger where cfg has none (the resolver it builds
 // logs there too).
 func (t Telemetry) Assembler(cfg registry.AssemblerConfig) registry.AssemblerConfig {
-	cfg.Logger = orLogger(cfg.Logger, t.Logger)
+	cfg.Logger = cmp.Or(cfg.Logger, t.Logger)
 	return cfg
 }
 
 // Executor returns cfg with Telemetry's Logger and Observer where cfg has none.
 func (t Telemetry) Executor(cfg executor.Config) executor.Config {
-	cfg.Logger = orLogger(cfg.Logger, t.Logger)
-	if cfg.Observer == nil && t.Observer != nil {
-		cfg.Observer = t.Observer
+	cfg.Logger = cmp.Or(cfg.Logger, t.Logger)
+	if cfg.Observer == nil {
+		cfg.Observer = t.Observer // a nil Telemetry.Observer stays a nil interface
 	}
 	return cfg
 }
 
 // Usage returns cfg with Telemetry's Logger where cfg has none.
 func (t Telemetry) Usage(cfg executor.UsageConfig) executor.UsageConfig {
-	cfg.Logger = orLogger(cfg.Logger, t.Logger)
+	cfg.Logger = cmp.Or(cfg.Logger, t.Logger)
 	return cfg
 }
 
 // Composio returns cfg with Telemetry's Logger where cfg has none.
 func (t Telemetry) Composio(cfg composio.Config) composio.Config {
-	cfg.Logger = orLogger(cfg.Logger, t.Logger)
+	cfg.Logger = cmp.Or(cfg.Logger, t.Logger)
 	return cfg
 }
 
 // Sync returns opts with Telemetry's Logger where opts has none.
 func (t Telemetry) Sync(opts cache.SyncOptions) cache.SyncOptions {
-	opts.Logger = orLogger(opts.Logger, t.Logger)
+	opts.Logger = cmp.Or(opts.Logger, t.Logger)
 	return opts
 }
 
 // Refresh returns opts with Telemetry's Logger where opts has none.
 func (t Telemetry) Refresh(opts cache.RefreshOptions) cache.RefreshOptions {
-	opts.Logger = orLogger(opts.Logger, t.Logger)
+	opts.Logger = cmp.Or(opts.Logger, t.Logger)
 	return opts
 }
 
 // HTTP returns cfg (the platform HTTP tool's) with Telemetry's Logger where cfg has none.
 func (t Telemetry) HTTP(cfg platform.HTTPConfig) platform.HTTPConfig {
-	cfg.Logger = orLogger(cfg.Logger, t.Logger)
+	cfg.Logger = cmp.Or(cfg.Logger, t.Logger)
 	return cfg
-}
-
-// orLogger is own when it is set, else shared.
-func orLogger(own, shared *slog.Logger) *slog.Logger {
-	if own != nil {
-		return own
-	}
-	return shared
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -104,22 +105,18 @@ func testStore(t *testing.T) *cache.Memory {
 	t.Helper()
 	ctx := context.Background()
 	st := cache.NewMemory()
-	apps, err := os.Open("testdata/catalog/apps.jsonl")
-	if err != nil {
-		t.Fatal(err)
+	load := func(path string, imp func(context.Context, cache.ImportStore, io.Reader) (int, error)) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := imp(ctx, st, f); err != nil {
+			t.Fatal(err)
+		}
 	}
-	defer apps.Close()
-	if _, err := cache.ImportAppsJSONL(ctx, st, apps); err != nil {
-		t.Fatal(err)
-	}
-	acts, err := os.Open("testdata/catalog/actions.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer acts.Close()
-	if _, err := cache.ImportJSONL(ctx, st, acts); err != nil {
-		t.Fatal(err)
-	}
+	load("testdata/catalog/apps.jsonl", cache.ImportAppsJSONL)
+	load("testdata/catalog/actions.jsonl", cache.ImportJSONL)
 	return st
 }
 

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"hash"
 	"slices"
@@ -51,8 +52,7 @@ type KnowledgeStore interface {
 func ComputeCatalogKnowledge(apps []App, actions []Action) CatalogKnowledge {
 	apps = slices.Clone(apps)
 	slices.SortFunc(apps, func(x, y App) int { return strings.Compare(x.Slug, y.Slug) })
-	acts := make([]Action, len(actions))
-	copy(acts, actions)
+	acts := slices.Clone(actions)
 	slices.SortFunc(acts, func(x, y Action) int {
 		return cmp.Or(strings.Compare(x.App, y.App), strings.Compare(x.Slug, y.Slug))
 	})
@@ -79,13 +79,16 @@ func newKnowledgeBuilder() *knowledgeBuilder {
 	return &knowledgeBuilder{cb: text.NewCatalogBuilder(), h: sha256.New()}
 }
 
+// newKnowledgeDigest returns a knowledgeBuilder that computes the version only, a small
+// fraction of the work of the statistics: its finish is not to be called.
+func newKnowledgeDigest() *knowledgeBuilder {
+	return &knowledgeBuilder{h: sha256.New()}
+}
+
 // field writes one field to the digest, length first, so that no two inputs digest alike.
 func (k *knowledgeBuilder) field(s string) {
 	var n [8]byte
-	l := len(s)
-	for i := range n {
-		n[i] = byte(l >> (8 * i))
-	}
+	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
 	k.h.Write(n[:])
 	k.h.Write([]byte(s))
 }
@@ -97,7 +100,9 @@ func (k *knowledgeBuilder) action(app, slug, name, desc string) {
 	k.field(slug)
 	k.field(name)
 	k.field(desc)
-	k.cb.AddAction(app, slug, name, desc)
+	if k.cb != nil {
+		k.cb.AddAction(app, slug, name, desc)
+	}
 }
 
 func (k *knowledgeBuilder) app(slug, name, desc string, categories []string) {
@@ -109,16 +114,22 @@ func (k *knowledgeBuilder) app(slug, name, desc string, categories []string) {
 	k.apps = append(k.apps, text.CatalogApp{App: slug, DisplayName: name, Description: desc, Categories: categories})
 }
 
-func (k *knowledgeBuilder) finish() CatalogKnowledge {
+// version returns the version of what was added: "" for nothing.
+func (k *knowledgeBuilder) version() string {
 	if k.actions == 0 && len(k.apps) == 0 {
+		return ""
+	}
+	return hex.EncodeToString(k.h.Sum(nil)[:16])
+}
+
+func (k *knowledgeBuilder) finish() CatalogKnowledge {
+	v := k.version()
+	if v == "" {
 		return CatalogKnowledge{}
 	}
 	var b bytes.Buffer
 	_ = k.cb.Catalog(k.apps).WriteTable(&b) // a bytes.Buffer does not fail
-	return CatalogKnowledge{
-		Version: hex.EncodeToString(k.h.Sum(nil)[:16]),
-		Actions: k.actions, Apps: len(k.apps), Table: b.Bytes(),
-	}
+	return CatalogKnowledge{Version: v, Actions: k.actions, Apps: len(k.apps), Table: b.Bytes()}
 }
 
 // Memory implements KnowledgeStore.
@@ -126,24 +137,39 @@ var _ KnowledgeStore = (*Memory)(nil)
 
 // CatalogKnowledge returns the knowledge of the catalogue as it is now. It is computed from
 // a catalogue snapshot the first time it is asked for after a write changed the apps or
-// actions, and kept with that snapshot: later calls return it at once.
+// actions, and kept with that snapshot: later calls return it at once. A snapshot whose
+// version is the one computed last (a write that left names and descriptions as they were)
+// takes that knowledge without computing the statistics again.
 func (m *Memory) CatalogKnowledge(ctx context.Context) (CatalogKnowledge, error) {
 	if err := ctx.Err(); err != nil {
 		return CatalogKnowledge{}, err
 	}
 	c := m.catalog.Load()
 	c.know.once.Do(func() {
+		digest := newKnowledgeDigest()
+		c.knowledgeInput(digest)
+		if last := m.lastKnow.Load(); last != nil && last.Version == digest.version() {
+			c.know.k = *last
+			return
+		}
 		kb := newKnowledgeBuilder()
-		for _, s := range c.appSlugs {
-			for _, a := range c.apps[s].actions {
-				kb.action(a.a.App, a.a.Slug, a.a.DisplayName, a.a.Description)
-			}
-		}
-		for _, s := range c.appSlugs {
-			a := c.apps[s].app
-			kb.app(a.Slug, a.DisplayName, a.Description, a.Categories)
-		}
+		c.knowledgeInput(kb)
 		c.know.k = kb.finish()
+		m.lastKnow.Store(&c.know.k)
 	})
 	return c.know.k, nil
+}
+
+// knowledgeInput adds to kb the snapshot's actions, then its apps, in the order the version
+// digest reads them.
+func (c *memCatalog) knowledgeInput(kb *knowledgeBuilder) {
+	for _, s := range c.appSlugs {
+		for _, a := range c.apps[s].actions {
+			kb.action(a.a.App, a.a.Slug, a.a.DisplayName, a.a.Description)
+		}
+	}
+	for _, s := range c.appSlugs {
+		a := c.apps[s].app
+		kb.app(a.Slug, a.DisplayName, a.Description, a.Categories)
+	}
 }

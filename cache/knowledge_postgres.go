@@ -24,61 +24,34 @@ type pgKnowledge struct {
 
 // pgPutKnowledge computes the knowledge of the catalogue as tx leaves it and replaces the
 // stored row with it (see migration 007). It is called by every catalogue write that
-// changed apps or actions, before the write commits.
+// changed apps or actions, before the write commits. The version is computed first: a
+// write that left the names and descriptions as they were (a changed schema, say) keeps the
+// row without computing the statistics.
 func pgPutKnowledge(ctx context.Context, tx *sqlx.Tx) error {
-	kb := newKnowledgeBuilder()
-	rows, err := tx.QueryContext(ctx, `SELECT app, slug, display_name, description FROM actions ORDER BY app, slug`)
-	if err != nil {
+	digest := newKnowledgeDigest()
+	if err := pgKnowledgeInput(ctx, tx, digest); err != nil {
 		return err
 	}
-	for rows.Next() {
-		var app, slug, name, desc string
-		if err := rows.Scan(&app, &slug, &name, &desc); err != nil {
-			rows.Close()
-			return err
-		}
-		kb.action(app, slug, name, desc)
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT slug, display_name, description, categories FROM apps ORDER BY slug`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var slug, name, desc string
-		var cats pq.StringArray
-		if err := rows.Scan(&slug, &name, &desc, &cats); err != nil {
-			rows.Close()
-			return err
-		}
-		kb.app(slug, name, desc, cats)
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	k := kb.finish()
+	version := digest.version()
 	var stored string
 	switch err := tx.GetContext(ctx, &stored, `SELECT version FROM catalog_knowledge`); {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
 		return err
-	case stored == k.Version:
+	case stored == version:
 		return nil // what the knowledge is made from did not change
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM catalog_knowledge`); err != nil {
 		return err
 	}
-	if k.Version == "" {
+	if version == "" {
 		return nil // an empty catalogue knows nothing
 	}
+	kb := newKnowledgeBuilder()
+	if err := pgKnowledgeInput(ctx, tx, kb); err != nil {
+		return err
+	}
+	k := kb.finish()
 	var body bytes.Buffer
 	zw := gzip.NewWriter(&body)
 	if _, err := zw.Write(k.Table); err != nil {
@@ -87,9 +60,52 @@ func pgPutKnowledge(ctx context.Context, tx *sqlx.Tx) error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO catalog_knowledge (version, actions, apps, body, computed_at)
+	_, err := tx.ExecContext(ctx, `INSERT INTO catalog_knowledge (version, actions, apps, body, computed_at)
 		VALUES ($1, $2, $3, $4, $5)`, k.Version, k.Actions, k.Apps, body.Bytes(), pgNow())
 	return err
+}
+
+// pgKnowledgeInput adds to kb the catalogue as tx sees it: its actions, then its apps, in
+// the order the version digest reads them.
+func pgKnowledgeInput(ctx context.Context, tx *sqlx.Tx, kb *knowledgeBuilder) error {
+	err := pgEachRow(ctx, tx, `SELECT app, slug, display_name, description FROM actions ORDER BY app, slug`, func(rows *sql.Rows) error {
+		var app, slug, name, desc string
+		if err := rows.Scan(&app, &slug, &name, &desc); err != nil {
+			return err
+		}
+		kb.action(app, slug, name, desc)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return pgEachRow(ctx, tx, `SELECT slug, display_name, description, categories FROM apps ORDER BY slug`, func(rows *sql.Rows) error {
+		var slug, name, desc string
+		var cats pq.StringArray
+		if err := rows.Scan(&slug, &name, &desc, &cats); err != nil {
+			return err
+		}
+		kb.app(slug, name, desc, cats)
+		return nil
+	})
+}
+
+// pgEachRow runs query in tx and calls row for each row it returns.
+func pgEachRow(ctx context.Context, tx *sqlx.Tx, query string, row func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		if err := row(rows); err != nil {
+			rows.Close()
+			return err
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	return rows.Err()
 }
 
 // CatalogKnowledge returns the knowledge stored with the catalogue (see migration 007):

@@ -31,6 +31,9 @@ type Memory struct {
 	wmu     sync.Mutex // serialises catalogue writers (Apply, Reclassify)
 	catalog atomic.Pointer[memCatalog]
 	classif atomic.Pointer[classifierBox]
+	// lastKnow is the catalogue knowledge computed last, which a later snapshot of the same
+	// version reuses (knowledge.go).
+	lastKnow atomic.Pointer[CatalogKnowledge]
 
 	mu          sync.RWMutex // guards the workspace data below
 	stats       map[string]json.RawMessage

@@ -3,7 +3,6 @@ package hint
 import (
 	"bytes"
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -74,8 +73,7 @@ func (b *Builder) over(ctx context.Context, st Store) *Builder {
 	if !ok || b.know == nil {
 		return b
 	}
-	var k cache.CatalogKnowledge
-	err := b.storeCall(func() (err error) { k, err = ks.CatalogKnowledge(ctx); return err })
+	k, err := storeRead(func() (cache.CatalogKnowledge, error) { return ks.CatalogKnowledge(ctx) })
 	if err != nil {
 		if ctx.Err() == nil {
 			b.warnKnowledge(ctx, err)
@@ -102,16 +100,6 @@ func (b *Builder) over(ctx context.Context, st Store) *Builder {
 	vb.an, vb.index, vb.know = an, newTermIndex(), nil
 	b.know.view.Store(&knowView{version: k.Version, b: &vb})
 	return &vb
-}
-
-// storeCall runs a store read, turning a panic in it into an error.
-func (b *Builder) storeCall(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = errors.New("store panicked reading its catalogue knowledge")
-		}
-	}()
-	return f()
 }
 
 func (b *Builder) warnKnowledge(ctx context.Context, err error) {

@@ -189,8 +189,10 @@ func (f *fitter) fit(ctx context.Context, opt FitOptions) (hint.Weights, FitRepo
 	}
 	rep := FitReport{Cases: len(f.cases)}
 	rep.Start = f.objective(w)
+	best := rep.Start
 	if !opt.NoPairwise {
 		w = f.pairwise(w, opt.Freeze)
+		best = f.objective(w)
 	}
 	minGain := 0.25 / math.Max(1, float64(len(f.cases)))
 	calib := hint.CalibrationNames()
@@ -200,19 +202,16 @@ func (f *fitter) fit(ctx context.Context, opt FitOptions) (hint.Weights, FitRepo
 			names = append(names, name)
 		}
 	}
-	w, best, n, err := ascend(ctx, w, names, passes, minGain, func(w hint.Weights) (float64, error) { return f.objective(w), nil })
+	w, best, n, err := ascend(ctx, w, best, names, passes, minGain, func(w hint.Weights) (float64, error) { return f.objective(w), nil })
 	rep.Objective, rep.Passes = best, n
 	return w, rep, err
 }
 
-// ascend is coordinate ascent from w over names: each in turn takes the value, among its
-// steps, that most improves objective by more than minGain; rounds repeat, at most passes, until none improves. It
-// returns the weights, their objective and the rounds run.
-func ascend(ctx context.Context, w hint.Weights, names []string, passes int, minGain float64, objective func(hint.Weights) (float64, error)) (hint.Weights, float64, int, error) {
-	best, err := objective(w)
-	if err != nil {
-		return w, 0, 0, err
-	}
+// ascend is coordinate ascent from w, whose objective is best, over names: each in turn
+// takes the value, among its steps, that most improves objective by more than minGain;
+// rounds repeat, at most passes, until none improves. It returns the weights, their
+// objective and the rounds run.
+func ascend(ctx context.Context, w hint.Weights, best float64, names []string, passes int, minGain float64, objective func(hint.Weights) (float64, error)) (hint.Weights, float64, int, error) {
 	for pass := 0; pass < passes; pass++ {
 		if err := ctx.Err(); err != nil {
 			return w, best, pass, fmt.Errorf("hinteval: %w", err)

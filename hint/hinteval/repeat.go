@@ -385,6 +385,6 @@ func FitRepeat(ctx context.Context, st Store, cases []Case, opt RepeatFitOptions
 		return w, FitReport{}, err
 	}
 	rep := FitReport{Cases: len(cases), Start: start}
-	w, rep.Objective, rep.Passes, err = ascend(ctx, w, fitted, passes, 0.5/math.Max(1, float64(missed)), objective)
+	w, rep.Objective, rep.Passes, err = ascend(ctx, w, start, fitted, passes, 0.5/math.Max(1, float64(missed)), objective)
 	return w, rep, err
 }
