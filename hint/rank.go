@@ -21,7 +21,7 @@ import (
 // kind, not by ID ("send out the draft I wrote"), also lists the best actions that find it.
 
 const (
-	maxClauses     = 6
+	maxClauses     = 10
 	maxTerms       = 64
 	maxUnexplained = 5
 	maxExpansions  = 24   // expansion terms kept per clause, strongest first

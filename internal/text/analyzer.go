@@ -223,7 +223,11 @@ func Words(s string) []string {
 		}
 	}
 	prevLower := false
+	skip := 0
 	for i, r := range s {
+		if i < skip {
+			continue
+		}
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if unicode.IsUpper(r) && prevLower {
@@ -232,7 +236,14 @@ func Words(s string) []string {
 			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
 			b.WriteRune(unicode.ToLower(r))
 		case (r == '\'' || r == '’') && b.Len() > 0 && i+1 < len(s) && nextIsLetter(s[i+utf8.RuneLen(r):]):
-			// inside a word: skip
+			// A contracted verb ends the word and stands for itself ("I'd" -> "i would",
+			// "we're" -> "we are"); otherwise the apostrophe is inside a word: skip it.
+			if full, n := contraction(s[i+utf8.RuneLen(r):]); n > 0 && pronoun(b.String()) {
+				flush()
+				out = append(out, full)
+				skip = i + utf8.RuneLen(r) + n
+				prevLower = false
+			}
 		default:
 			flush()
 			prevLower = false
@@ -240,6 +251,29 @@ func Words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// contraction returns the verb a contracted ending at the start of s stands for and its
+// length; n is 0 when s opens no such ending ("d" in "I'd", not "dn't").
+func contraction(s string) (full string, n int) {
+	for _, c := range [...]struct{ tail, full string }{
+		{"d", "would"}, {"m", "am"}, {"ll", "will"}, {"ve", "have"}, {"re", "are"},
+	} {
+		if len(s) >= len(c.tail) && strings.EqualFold(s[:len(c.tail)], c.tail) && !nextIsLetter(s[len(c.tail):]) {
+			return c.full, len(c.tail)
+		}
+	}
+	return "", 0
+}
+
+// pronoun reports whether a lower-case word is a personal pronoun or one that a verb is
+// contracted onto ("we're", "that'll", "who'd").
+func pronoun(w string) bool {
+	switch w {
+	case "i", "you", "we", "they", "he", "she", "it", "that", "there", "who", "what":
+		return true
+	}
+	return false
 }
 
 func nextIsLetter(s string) bool {

@@ -101,6 +101,13 @@ var loadBase = sync.OnceValue(func() *base {
 			lemmas[l[0]] = true
 		}
 	}
+	// A noun ending in -ie makes its plural with -s ("movies", "cookies"): the suffix rules
+	// read -ies as the plural of a -y word, so these plurals are told their singular.
+	for l := range lemmas {
+		if len(l) > 3 && strings.HasSuffix(l, "ie") && b.canon[l+"s"] == nil {
+			b.canon[l+"s"] = []string{l}
+		}
+	}
 	for _, x := range b.compiled.Abbreviations {
 		// An abbreviation counts only when it is no English word of its own ("can", "end").
 		if !lemmas[x.Short] && b.canon[x.Short] == nil {

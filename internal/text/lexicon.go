@@ -196,6 +196,12 @@ func rewrites() []rewrite {
 		// Giving to oneself is getting; giving to others grants ("give @sam the role").
 		{[]string{"give", "me"}, []string{"get"}},
 		{[]string{"give", "us"}, []string{"get"}},
+		// Liking or loving to do something is wanting it: the verb is what follows ("I would
+		// like to delete", "we'd love to book"), and "would like" a thing asks for it.
+		{[]string{"would", "like"}, []string{"would"}},
+		{[]string{"would", "love"}, []string{"would"}},
+		{[]string{"like", "to"}, []string{"to"}},
+		{[]string{"love", "to"}, []string{"to"}},
 		{[]string{"how", "many"}, []string{"count"}},
 		{[]string{"what's", "on"}, []string{"list"}},
 		{[]string{"whats", "on"}, []string{"list"}},

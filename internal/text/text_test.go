@@ -32,6 +32,19 @@ func TestStem(t *testing.T) {
 			}
 		})
 	}
+	// A noun ending in -ie makes its plural with -s: the analyser knows the singular, and
+	// repairs no such plural as a typo ("movies" is no "movees").
+	a := text.New()
+	for _, p := range [][2]string{{"movies", "movie"}, {"cookies", "cookie"}, {"calories", "calorie"}, {"replies", "reply"}, {"stories", "story"}} {
+		t.Run("analyser "+p[0]+"="+p[1], func(t *testing.T) {
+			if x, y := a.Stem(p[0]), a.Stem(p[1]); x != y {
+				t.Errorf("Analyzer.Stem(%q) = %q, Analyzer.Stem(%q) = %q; want equal", p[0], x, p[1], y)
+			}
+		})
+	}
+	if got := a.Prompt("find movies in San Jose", nil).Clauses[0].Text; got != "find movies in san jose" {
+		t.Errorf("the prompt reads %q; want the words as said", got)
+	}
 }
 
 func TestWords(t *testing.T) {
@@ -42,6 +55,10 @@ func TestWords(t *testing.T) {
 		{"What's on my Calendar?", []string{"whats", "on", "my", "calendar"}},
 		{"listEvents for e-mail", []string{"list", "events", "for", "e", "mail"}},
 		{"Tomás Ortega's phone", []string{"tomás", "ortegas", "phone"}},
+		// A verb contracted onto a pronoun is a word of its own; "I'd" is not an ID.
+		{"I'd like what we're after", []string{"i", "would", "like", "what", "we", "are", "after"}},
+		{"They’ll see it's done", []string{"they", "will", "see", "its", "done"}},
+		{"repro'd on Jane's box", []string{"reprod", "on", "janes", "box"}},
 		{"", nil},
 	}
 	for _, tt := range tests {
@@ -128,6 +145,9 @@ func TestPrompt(t *testing.T) {
 		{"an amount of money is an amount, not a word", "send $49.99 to the contractor",
 			[]clause{{Verb: text.VerbSend, Has: []string{a.Stem("amount")}, HasID: true}}},
 		{"destructive", "delete the draft", []clause{{Verb: text.VerbDelete, Destructive: true}}},
+		// Liking to do something is wanting it: the verb is what follows.
+		{"would like to", "I would like to delete my user account", []clause{{Verb: text.VerbDelete, Destructive: true, Has: []string{a.Stem("account")}}}},
+		{"contracted would love to", "We'd love to book a table for two", []clause{{Verb: text.VerbSchedule, Has: []string{a.Stem("table")}, Lacks: []string{"id", "wed", a.Stem("love")}}}},
 		{"request form", "could you please archive that thread", []clause{{Verb: text.VerbArchive, Destructive: true}}},
 		{"noun verb", "email Bob the deck", []clause{{Verb: text.VerbSend, Has: []string{a.Stem("email")}}}},
 		{"colon content", "tweet: we shipped dark mode", []clause{{Verb: text.VerbSend, Lacks: []string{a.Stem("dark")}}}},
