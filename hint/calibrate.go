@@ -6,21 +6,26 @@ import "math"
 // its first action is right, a logistic function of what the ranking knows about its lead
 // (the top score, its margin over the next action of the same step, whether its app is
 // named, whether only recall found it, whether BM25F agrees it is the best, how many steps
-// the prompt asks for, whether it has the capability and the verb the clause asks for). The coefficients are weights (calib_*), fitted by hinteval on
+// the prompt asks for, whether it has the capability and the verb the clause asks for, how
+// many of its slug words the request leaves unexplained, its BM25F score for the whole
+// prompt, how much of the prompt its app covers). The coefficients are weights (calib_*), fitted by hinteval on
 // held-out folds; the hint says "You MUST call" from the probability confident_p, a
 // threshold chosen for precision on held-out folds.
 
 // Evidence of a hint's lead, the inputs of its calibrated probability, in the order of the
 // calib_* weights after calib_bias.
 const (
-	evScore      = iota // the first action's score
-	evMargin            // its lead over the next action of its step (at most maxMargin)
-	evNamed             // its app is one the prompt names
-	evRecall            // only recall found it (it failed the clause's gate)
-	evAgree             // BM25F ranks it first for its clause too
-	evSteps             // the steps the prompt asks for, beyond the first
-	evCapability        // it has a specific capability the clause asks for
-	evVerb              // its main verb is the clause's
+	evScore       = iota // the first action's score
+	evMargin             // its lead over the next action of its step (at most maxMargin)
+	evNamed              // its app is one the prompt names
+	evRecall             // only recall found it (it failed the clause's gate)
+	evAgree              // BM25F ranks it first for its clause too
+	evSteps              // the steps the prompt asks for, beyond the first
+	evCapability         // it has a specific capability the clause asks for
+	evVerb               // its main verb is the clause's
+	evUnexplained        // its slug words the clause does not explain
+	evPrompt             // its BM25F score for the whole prompt, relative to the best
+	evFocus              // how much of the whole prompt its app covers, relative to the best app
 	numEvidence
 )
 
@@ -69,5 +74,6 @@ func (l *lead) evidence(r *ranking) [numEvidence]float64 {
 	if l.verb {
 		ev[evVerb] = 1
 	}
+	ev[evUnexplained], ev[evPrompt], ev[evFocus] = l.unexplained, l.prompt, l.focus
 	return ev
 }

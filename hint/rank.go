@@ -1347,6 +1347,8 @@ type lead struct {
 	app                      string
 	named, recallOnly, agree bool
 	capHit, verb             bool
+	// The first action's unexplained slug words, whole-prompt BM25F and app focus.
+	unexplained, prompt, focus float64
 	// repeat is how surely the request repeats earlier successful calls of the first
 	// action (usage_repeat's feature).
 	repeat float64
@@ -1364,6 +1366,7 @@ func (l *lead) see(r *ranking, w *Weights, c *cand, score float64, ci int) {
 		l.first, l.step, l.app = lex, r.step(ci), r.metas[c.i].App
 		l.named, l.recallOnly, l.agree = c.named, c.recallOnly, c.f[featBM25FTop] == 1
 		l.capHit, l.verb = c.capHit, c.f[featVerbSame] == 1
+		l.unexplained, l.prompt, l.focus = float64(c.f[featUnexplained]), float64(c.f[featPromptBM25F]), float64(c.f[featAppFocus])
 		l.repeat = float64(c.f[featRepeat])
 	case l.second == math.Inf(-1) && r.step(ci) == l.step:
 		l.second = lex

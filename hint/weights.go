@@ -113,6 +113,9 @@ const (
 	paramCalibSteps
 	paramCalibCapability
 	paramCalibVerb
+	paramCalibUnexplained
+	paramCalibPrompt
+	paramCalibFocus
 	paramConfidentP // the probability from which the hint is confident
 	numWeights
 )
@@ -135,6 +138,7 @@ var weightNames = [numWeights]string{
 	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
 	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",
 	paramCalibSteps: "calib_steps", paramCalibCapability: "calib_capability", paramCalibVerb: "calib_verb",
+	paramCalibUnexplained: "calib_unexplained", paramCalibPrompt: "calib_prompt", paramCalibFocus: "calib_focus",
 	paramConfidentP: "confident_p",
 }
 
