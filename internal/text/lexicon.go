@@ -196,6 +196,11 @@ func rewrites() []rewrite {
 		// Giving to oneself is getting; giving to others grants ("give @sam the role").
 		{[]string{"give", "me"}, []string{"get"}},
 		{[]string{"give", "us"}, []string{"get"}},
+		// Being provided with something is getting it ("can you provide me with the rankings").
+		{[]string{"provide", "me", "with"}, []string{"get"}},
+		{[]string{"provide", "us", "with"}, []string{"get"}},
+		{[]string{"provide", "me"}, []string{"get"}},
+		{[]string{"provide", "us"}, []string{"get"}},
 		// Liking or loving to do something is wanting it: the verb is what follows ("I would
 		// like to delete", "we'd love to book"), and "would like" a thing asks for it.
 		{[]string{"would", "like"}, []string{"would"}},

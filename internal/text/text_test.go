@@ -147,6 +147,7 @@ func TestPrompt(t *testing.T) {
 		{"destructive", "delete the draft", []clause{{Verb: text.VerbDelete, Destructive: true}}},
 		// Liking to do something is wanting it: the verb is what follows.
 		{"would like to", "I would like to delete my user account", []clause{{Verb: text.VerbDelete, Destructive: true, Has: []string{a.Stem("account")}}}},
+		{"provide me with reads", "Can you provide me with the world rankings of the top players?", []clause{{Verb: text.VerbGet, Has: []string{a.Stem("ranking")}, Lacks: []string{a.Stem("provide")}}}},
 		{"contracted would love to", "We'd love to book a table for two", []clause{{Verb: text.VerbSchedule, Has: []string{a.Stem("table")}, Lacks: []string{"id", "wed", a.Stem("love")}}}},
 		{"request form", "could you please archive that thread", []clause{{Verb: text.VerbArchive, Destructive: true}}},
 		{"noun verb", "email Bob the deck", []clause{{Verb: text.VerbSend, Has: []string{a.Stem("email")}}}},
