@@ -15,6 +15,7 @@ import (
 type Analyzer struct {
 	stop        map[string]bool
 	verbs       map[string]string // stem -> verb class (strict verbs)
+	verbWord    map[string]bool   // raw word of a verb class ("search", not "toggl")
 	nounVerbs   map[string]string // stem -> verb class, only at the start of an instruction
 	family      map[string]string // verb class -> family
 	destructive map[string]bool   // verb class -> destructive
@@ -46,6 +47,7 @@ func newAnalyzer(kb *knowledge) *Analyzer {
 	a := &Analyzer{
 		stop:        map[string]bool{},
 		verbs:       map[string]string{},
+		verbWord:    map[string]bool{},
 		nounVerbs:   map[string]string{},
 		family:      map[string]string{},
 		destructive: destructiveClasses(),
@@ -62,6 +64,7 @@ func newAnalyzer(kb *knowledge) *Analyzer {
 	for _, vc := range verbClasses() {
 		a.family[vc.class] = vc.family
 		for _, w := range vc.words {
+			a.verbWord[w] = true
 			s := a.Stem(w)
 			if _, dup := a.verbs[s]; !dup {
 				a.verbs[s] = vc.class

@@ -1216,6 +1216,13 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 			if n == 0 {
 				continue
 			}
+			// A slug that is a closed-class word, a time word or a verb of the classes, said in
+			// lower case, names the app only after a preposition ("log the call in close"):
+			// elsewhere it is the request's own word ("search for art", "right now").
+			if n == 1 && !t.proper && (a.stop[w] || a.timeWord[a.Stem(w)] || a.verbWord[w]) &&
+				!(i > 0 && toks[i-1].kind == tokWord && a.prep[toks[i-1].word]) {
+				continue
+			}
 			mention(app, 1)
 			for k := i; k < i+n; k++ {
 				named[k] = true
