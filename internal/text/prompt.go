@@ -1223,6 +1223,10 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 				!(i > 0 && toks[i-1].kind == tokWord && a.prep[toks[i-1].word]) {
 				continue
 			}
+			// A name is not made plural: "locations" is the word, not the app "location".
+			if n == 1 && !t.proper && len(w) == len(app)+1 && w[len(w)-1] == 's' {
+				continue
+			}
 			mention(app, 1)
 			for k := i; k < i+n; k++ {
 				named[k] = true

@@ -292,3 +292,31 @@ func TestPromptNeverPanics(t *testing.T) {
 		})
 	}
 }
+
+// TestAppNamedByCommonWord: an app whose slug is a word of the language is named by it
+// only as a name (capitalised, or after a preposition), not by the word's ordinary use.
+func TestAppNamedByCommonWord(t *testing.T) {
+	a := text.New()
+	apps := []string{"search", "now", "location", "close"}
+	for _, tc := range []struct {
+		prompt string
+		want   []string
+	}{
+		{"help me search for a piece of art", nil},
+		{"which map is played right now", nil},
+		{"list the race names, dates and locations", nil},
+		{"log the call in close", []string{"close"}},
+		{"open my workshops in Search", []string{"search"}},
+		{"find the office with Location", []string{"location"}},
+	} {
+		var got []string
+		for _, c := range a.Prompt(tc.prompt, apps).Clauses {
+			for _, m := range c.Apps {
+				got = append(got, m.App)
+			}
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%q: apps named (-want +got):\n%s", tc.prompt, diff)
+		}
+	}
+}
