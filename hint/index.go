@@ -27,23 +27,28 @@ type termIndex struct {
 type appIndex struct {
 	n           int
 	first, last *string
-	// post maps a term ID to its postings: action index << 2 | field (0 slug, 1 name,
-	// 2 description, 3 parameter names), each (action, field) pair once. Matching a prompt then touches only
-	// the postings of its own terms, not every term of every action.
-	post map[uint32][]uint32
+	// post maps a term ID to its postings, postings[p.off:p.off+p.n]: action index << 2 |
+	// field (0 slug, 1 name, 2 description, 3 parameter names), each (action, field) pair
+	// once. Matching a prompt then touches only the postings of its own terms, not every
+	// term of every action.
+	post     map[uint32]span
+	postings []uint32
 	// has is a 4096-bit filter of the term IDs in post (ID mod 4096): a term whose bit is
 	// clear has no postings here, so the map need not be consulted. Most of a prompt's
 	// terms are absent from most apps.
 	has [64]uint64
 	// objects are the app's main objects (see Builder.appObjects).
 	objects []string
-	// verbs are the actions' main verb classes.
-	verbs []string
+	// traits are the actions' traits (see traits).
+	traits []traits
 	// appTerms are the stems of the app's own name, a field of each of its actions.
 	appTerms []string
 	// lens are the sums of the actions' key, description and parameter field lengths.
 	lens fieldLens
 }
+
+// span is a stretch of an appIndex's postings.
+type span struct{ off, n uint32 }
 
 func newTermIndex() *termIndex {
 	return &termIndex{dict: map[string]uint32{}, apps: map[string]*appIndex{}, seen: map[string]*string{}}
@@ -56,9 +61,32 @@ func identity(m *cache.ActionMeta) *string {
 	return &m.SlugTerms[0]
 }
 
+// runAt returns the end of the run of metas that starts at start (the actions of its app,
+// which the store lists together) and the run's index when it has a valid one. A valid
+// index, the same metadata as the run it was built from, gives the end without comparing
+// every action's app.
+func (x *termIndex) runAt(metas []cache.ActionMeta, start int, b *Builder) (*appIndex, int) {
+	app := metas[start].App
+	x.mu.RLock()
+	ix := x.apps[app]
+	x.mu.RUnlock()
+	if ix != nil {
+		end := start + ix.n
+		if end <= len(metas) && ix.first == identity(&metas[start]) && ix.last == identity(&metas[end-1]) &&
+			(end == len(metas) || metas[end].App != app) {
+			return ix, end
+		}
+	}
+	end := start + 1
+	for end < len(metas) && metas[end].App == app {
+		end++
+	}
+	return x.forRun(metas[start:end], b), end
+}
+
 // forRun returns the index of one app's run of metadata when it is valid, building it
-// when the same metadata has been seen before.
-func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMeta) []string, an *text.Analyzer) *appIndex {
+// (with b's analyser and taxonomy) when the same metadata has been seen before.
+func (x *termIndex) forRun(run []cache.ActionMeta, b *Builder) *appIndex {
 	app := run[0].App
 	first, last := identity(&run[0]), identity(&run[len(run)-1])
 	if first == nil || last == nil {
@@ -79,13 +107,16 @@ func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMe
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	ix = &appIndex{n: len(run), first: first, last: last, post: map[uint32][]uint32{}, objects: objects(run), verbs: make([]string, len(run))}
+	an := b.an
+	ix = &appIndex{n: len(run), first: first, last: last, objects: b.appObjects(run), traits: make([]traits, len(run))}
 	for i := range run {
-		ix.verbs[i], _ = an.MainVerb(run[i].SlugTerms)
+		ix.traits[i] = b.traitsOf(&run[i])
 	}
 	ix.appTerms = an.SlugTerms(app, "")
 	ix.lens = sumFieldLens(run)
 	var params []string
+	post := map[uint32][]uint32{}
+	total := 0
 	for i := range run {
 		params = paramTerms(an, run[i].Params, params[:0])
 		for f, terms := range [4][]string{run[i].SlugTerms, run[i].NameTerms, run[i].DescTerms, params} {
@@ -96,17 +127,49 @@ func (x *termIndex) forRun(run []cache.ActionMeta, objects func([]cache.ActionMe
 					id = uint32(len(x.dict))
 					x.dict[s] = id
 				}
-				if l := ix.post[id]; len(l) == 0 || l[len(l)-1] != p {
-					ix.post[id] = append(l, p)
+				if l := post[id]; len(l) == 0 || l[len(l)-1] != p {
+					post[id] = append(l, p)
+					total++
 				}
 				ix.has[id>>6&63] |= 1 << (id & 63)
 			}
 		}
 	}
+	// One array for all the postings: a term's are read in one stretch of memory.
+	ix.post = make(map[uint32]span, len(post))
+	ix.postings = make([]uint32, 0, total)
+	for id, l := range post {
+		ix.post[id] = span{off: uint32(len(ix.postings)), n: uint32(len(l))}
+		ix.postings = append(ix.postings, l...)
+	}
 	x.apps[app] = ix
 	delete(x.seen, app)
 	return ix
 }
+
+// traits are what the ranking reads of an action besides its terms, the same for every
+// clause: its main verb class and that class's family, and of its capabilities a filter
+// and whether all are generic.
+type traits struct {
+	verb, family string
+	// caps has the capBit of each capability: an action whose caps share no bit with a
+	// clause's has none of its capabilities.
+	caps    uint64
+	generic bool // every capability is generic (or there is none)
+}
+
+func (b *Builder) traitsOf(m *cache.ActionMeta) traits {
+	t := traits{generic: allGeneric(b.tax, m.Capabilities)}
+	t.verb, _ = b.an.MainVerb(m.SlugTerms)
+	t.family = b.an.Family(t.verb)
+	for _, id := range m.Capabilities {
+		t.caps |= capBit(id)
+	}
+	return t
+}
+
+// capBit is a capability's bit in a 64-bit filter of capabilities.
+func capBit(id string) uint64 { return 1 << (slugHash(id) & 63) }
 
 // idTable maps the prompt's term table to dictionary IDs for the indexed path.
 type idTable struct {
@@ -140,7 +203,8 @@ func (ix *appIndex) masks(t *idTable, slugM, nameM, descM, paramM []uint64, base
 			continue
 		}
 		bit := uint64(1) << k
-		for _, p := range ix.post[id] {
+		sp := ix.post[id]
+		for _, p := range ix.postings[sp.off : sp.off+sp.n] {
 			a := p >> 2
 			if slugM[a]|nameM[a]|descM[a]|paramM[a] == 0 {
 				touched = append(touched, int32(base)+int32(a))

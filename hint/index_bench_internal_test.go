@@ -53,8 +53,8 @@ func BenchmarkIndexFullCatalog(b *testing.B) {
 		for _, run := range runs {
 			// Seen once, remembered; the second time, indexed (an app whose first or last
 			// action has no slug words is never indexed, and is matched term by term).
-			x.forRun(run, bl.appObjects, bl.an)
-			x.forRun(run, bl.appObjects, bl.an)
+			x.forRun(run, bl)
+			x.forRun(run, bl)
 		}
 		b.StopTimer()
 		runtime.GC()
@@ -67,8 +67,8 @@ func BenchmarkIndexFullCatalog(b *testing.B) {
 	b.ReportMetric(float64(len(metas)), "actions")
 	x := newTermIndex()
 	for _, run := range runs {
-		x.forRun(run, bl.appObjects, bl.an)
-		x.forRun(run, bl.appObjects, bl.an)
+		x.forRun(run, bl)
+		x.forRun(run, bl)
 	}
 	if len(x.apps) < len(runs)*9/10 {
 		b.Errorf("only %d of %d apps indexed", len(x.apps), len(runs))

@@ -86,10 +86,12 @@ type scratch struct {
 	touched                     []int32
 	shares                      [][maxTerms]float32
 	cands                       []cand // the candidates of all clauses
-	// verbs memoises the main verb class of actions of apps without an index; verbSet says
-	// which are known.
-	verbs   []string
-	verbSet []bool
+	// traits memoises the traits of actions of apps without an index; traitSet says which
+	// are known.
+	traits   []traits
+	traitSet []bool
+	// docs are the touched actions as BM25F reads them (in the order of touched).
+	docs []bm25Doc
 	// bm is the BM25F score of each touched action for the clause being matched (in the
 	// order of touched); bmTop the clause's best scores (see recallScores).
 	bm, bmTop []float64
@@ -139,17 +141,17 @@ type run struct {
 	union uint64
 }
 
-// verb returns the main verb class of metas[i], an action of the run: from the app's index
-// when it has one, else computed once per call.
-func (rn *run) verb(an *text.Analyzer, sc *scratch, metas []cache.ActionMeta, i int) string {
+// traits returns the traits of metas[i], an action of the run: from the app's index when it
+// has one, else computed once per call.
+func (rn *run) traits(b *Builder, sc *scratch, metas []cache.ActionMeta, i int) *traits {
 	if rn.ix != nil {
-		return rn.ix.verbs[i-rn.start]
+		return &rn.ix.traits[i-rn.start]
 	}
-	if !sc.verbSet[i] {
-		sc.verbs[i], _ = an.MainVerb(metas[i].SlugTerms)
-		sc.verbSet[i] = true
+	if !sc.traitSet[i] {
+		sc.traits[i] = b.traitsOf(&metas[i])
+		sc.traitSet[i] = true
 	}
-	return sc.verbs[i]
+	return &sc.traits[i]
 }
 
 // ranking is the weight-independent part of ranking one request.
@@ -162,7 +164,6 @@ type ranking struct {
 	of      []int    // per lookup: the clause it serves
 	recipe  bool
 	relaxed bool // no action passed the gate: the lists are guesses
-	avg     fieldLens
 	// recall is the whole prompt's BM25F ranking (see promptRecall): what fills a hint
 	// after the clauses' lists.
 	recall []int32
@@ -265,17 +266,13 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	// to term IDs, so that a term first seen in an index built now is known to the table.
 	runs := sc.runs[:0]
 	for start := 0; start < n; {
-		end := start + 1
-		for end < n && metas[end].App == metas[start].App {
-			end++
-		}
-		ix := b.index.forRun(metas[start:end], b.appObjects, b.an)
+		ix, end := b.index.runAt(metas, start, b)
 		if ix == nil {
-			if cap(sc.verbs) < n {
-				sc.verbs, sc.verbSet = make([]string, n), make([]bool, n)
+			if cap(sc.traits) < n {
+				sc.traits, sc.traitSet = make([]traits, n), make([]bool, n)
 			}
-			sc.verbs, sc.verbSet = sc.verbs[:n], sc.verbSet[:n]
-			clear(sc.verbSet[start:end])
+			sc.traits, sc.traitSet = sc.traits[:n], sc.traitSet[:n]
+			clear(sc.traitSet[start:end])
 		}
 		runs = append(runs, run{start: start, end: end, ix: ix})
 		start = end
@@ -348,7 +345,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	// The words of the apps' names, for matching the request against earlier calls.
 	repeats := r.priors != nil && len(use.keys) > 0
 	var appWords []string
-	var lookup func(terms []string) uint64 // made for the first run without an index
+	lookup := newTermMatcher(r.table)
 	var params []string
 	var df [maxTerms]int
 	var maxShare [maxTerms]float32
@@ -361,23 +358,17 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		if ix := rn.ix; ix != nil {
 			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, sc.paramM, start, touched)
 		} else {
-			if lookup == nil {
-				lookup = termMatcher(r.table)
-			}
 			for i := start; i < end; i++ {
 				m := &metas[i]
-				sc.slugM[i] = lookup(m.SlugTerms)
-				sc.nameM[i] = lookup(m.NameTerms)
-				sc.descM[i] = lookup(m.DescTerms)
+				sc.slugM[i] = lookup.mask(m.SlugTerms)
+				sc.nameM[i] = lookup.mask(m.NameTerms)
+				sc.descM[i] = lookup.mask(m.DescTerms)
 				params = paramTerms(b.an, m.Params, params[:0])
-				sc.paramM[i] = lookup(params)
+				sc.paramM[i] = lookup.mask(params)
 				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] != 0 {
 					touched = append(touched, int32(i))
 				}
 			}
-		}
-		if lookup == nil {
-			lookup = termMatcher(r.table)
 		}
 		// The app's name is a field of each of its actions; a small app is about what its
 		// name says, so all its actions are matched when the name shares a term, or when a
@@ -388,7 +379,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		} else {
 			appTerms = b.an.SlugTerms(metas[start].App, "")
 		}
-		rn.appMask = lookup(appTerms)
+		rn.appMask = lookup.mask(appTerms)
 		if repeats {
 			appWords = append(appWords, appTerms...)
 		}
@@ -449,7 +440,7 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	for k := range r.table {
 		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
 	}
-	r.avg = avgFieldLens(runs, metas)
+	sc.bm25Docs(metas, avgFieldLens(runs, metas))
 	r.recall = b.promptRecall(r, sc, &idf)
 	r.lists = make([][]cand, len(r.clauses))
 	found := false
@@ -716,7 +707,11 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 	var lifts []string // the actions outside sources lift for this clause
 	var sigs map[string]signal
 	// The actions BM25F ranks highest for the clause are candidates on recall alone.
-	floor, bmBest := sc.recallScores(r, info, &idf, r.avg)
+	floor, bmBest := sc.recallScores(info, &idf)
+	var wantCaps uint64 // the capBits of the clause's capabilities
+	for _, id := range info.caps {
+		wantCaps |= capBit(id)
+	}
 	if r.recipe || relaxed {
 		floor = 0 // everything that shares a word is a candidate already
 	}
@@ -779,13 +774,13 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			}
 			// Safety: destructive actions only for a destructive clause, and then only
 			// when their verb is destructive too.
-			aVerb := rn.verb(b.an, sc, metas, i)
-			aFam := b.an.Family(aVerb)
+			t := rn.traits(b, sc, metas, i)
+			aVerb, aFam := t.verb, t.family
 			verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
 			if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
 				return
 			}
-			capHit := info.specific && capOverlap(m.Capabilities, info.caps)
+			capHit := info.specific && t.caps&wantCaps != 0 && capOverlap(m.Capabilities, info.caps)
 			vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
 			// Gate (chatbot): the action must match what the clause acts on, or one of its
 			// specific capabilities, or be an action of the app the clause names with a
@@ -892,7 +887,7 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			switch {
 			case capHit:
 				c.f[featCapability] = 1
-			case info.specific && !allGeneric(b.tax, m.Capabilities):
+			case info.specific && !t.generic:
 				c.f[featCapabilityOther] = 1
 			}
 			switch {
@@ -1238,6 +1233,9 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) (hinted []int32) {
 		step := r.step(ci)
 		match := Match{Action: m.Action, App: m.App, Tier: tier, Score: round3(score), Step: step,
 			Usage: round3(usageScore(c, w))}
+		if n := bits.OnesCount64(c.mask); n > 0 {
+			match.Terms = make([]string, 0, n)
+		}
 		for mk := c.mask; mk != 0; mk &= mk - 1 {
 			match.Terms = append(match.Terms, r.table[bits.TrailingZeros64(mk)])
 		}
@@ -1441,33 +1439,41 @@ func (r *ranking) named(app string) bool {
 	return false
 }
 
-// termMatcher returns a function that gives the mask of table terms among terms: bit k is
-// set when table[k] is one of them.
-func termMatcher(table []string) func(terms []string) uint64 {
+// termMatcher gives the mask of a term table's terms among a field's terms.
+type termMatcher struct {
+	table []string
 	// A cheap pre-filter: first byte -> bitmask of term lengths present.
 	// Lengths are checked first: that reads only the string header, not its bytes.
-	var quick [256]uint64
-	var lens uint64
+	quick [256]uint64
+	lens  uint64
+}
+
+func newTermMatcher(table []string) *termMatcher {
+	m := &termMatcher{table: table}
 	for _, s := range table {
 		if len(s) < 64 {
-			quick[s[0]] |= 1 << len(s)
-			lens |= 1 << len(s)
+			m.quick[s[0]] |= 1 << len(s)
+			m.lens |= 1 << len(s)
 		}
 	}
-	return func(terms []string) (mask uint64) {
-		for _, s := range terms {
-			if len(s) >= 64 || lens&(1<<len(s)) == 0 || quick[s[0]]&(1<<len(s)) == 0 {
-				continue
-			}
-			for i, q := range table {
-				if q == s {
-					mask |= 1 << i
-					break
-				}
+	return m
+}
+
+// mask returns the mask of table terms among terms: bit k is set when table[k] is one of
+// them.
+func (m *termMatcher) mask(terms []string) (mask uint64) {
+	for _, s := range terms {
+		if len(s) >= 64 || m.lens&(1<<len(s)) == 0 || m.quick[s[0]]&(1<<len(s)) == 0 {
+			continue
+		}
+		for i, q := range m.table {
+			if q == s {
+				mask |= 1 << i
+				break
 			}
 		}
-		return mask
 	}
+	return mask
 }
 
 // lookups returns the steps a prompt implies but does not state: a clause that sends,
@@ -1624,12 +1630,21 @@ func (info *clauseInfo) setVerbBits(table []string) {
 // topTerms keeps a clause's strongest terms: at most max of the prompt's own terms, plus its
 // strongest expansions (at most maxExpansions).
 func topTerms(ts []text.Term, max int) []text.Term {
-	var primary, exp []text.Term
+	// The prompt's own terms, then the expansions, in one array: each part is cut to its
+	// strongest, and the expansions moved up to follow the kept terms.
+	out := make([]text.Term, len(ts))
+	np := 0
+	for _, t := range ts {
+		if t.Role != text.RoleSynonym {
+			out[np] = t
+			np++
+		}
+	}
+	ne := np
 	for _, t := range ts {
 		if t.Role == text.RoleSynonym {
-			exp = append(exp, t)
-		} else {
-			primary = append(primary, t)
+			out[ne] = t
+			ne++
 		}
 	}
 	byWeight := func(a, b text.Term) int {
@@ -1641,6 +1656,7 @@ func topTerms(ts []text.Term, max int) []text.Term {
 		}
 		return 0
 	}
+	primary, exp := out[:np], out[np:]
 	if len(primary) > max {
 		slices.SortStableFunc(primary, byWeight)
 		primary = primary[:max]
@@ -1649,7 +1665,8 @@ func topTerms(ts []text.Term, max int) []text.Term {
 		slices.SortStableFunc(exp, byWeight)
 		exp = exp[:maxExpansions]
 	}
-	return append(primary, exp...)
+	n := len(primary) + copy(out[len(primary):], exp)
+	return out[:n:n]
 }
 
 func capOverlap(have, want []string) bool {

@@ -79,34 +79,66 @@ func actionFieldLens(m *cache.ActionMeta) (key, desc, param float64) {
 	return float64(max(len(m.SlugTerms), len(m.NameTerms))), float64(len(m.DescTerms)), float64(len(m.Params))
 }
 
-// bm25f scores one action for a clause from the masks of the table terms its fields hold.
-func bm25f(info *clauseInfo, idf *[maxTerms]float64, avg fieldLens, m *cache.ActionMeta, key, desc, param, app uint64) float64 {
-	kl, dl, pl := actionFieldLens(m)
-	nk := bm25KeyW / (1 - bm25KeyB + bm25KeyB*kl/avg.key)
-	nd := bm25DescW / (1 - bm25DescB + bm25DescB*dl/avg.desc)
-	np := bm25ParamW / (1 - bm25ParamB + bm25ParamB*pl/avg.param)
+// bm25Doc is a touched action as BM25F reads it: the table terms of its fields, each in
+// the first field that holds it (key, description, parameter names), and each field's
+// weight after length normalisation. It is the same for every clause of a call.
+type bm25Doc struct {
+	key, desc, param uint64
+	nk, nd, np       float64
+}
+
+// bm25Docs fills sc.docs with the touched actions' BM25F view (in the order of sc.touched),
+// their fields' lengths normalised by avg.
+func (sc *scratch) bm25Docs(metas []cache.ActionMeta, avg fieldLens) {
+	sc.docs = grow(sc.docs, len(sc.touched))
+	for j, i := range sc.touched {
+		kl, dl, pl := actionFieldLens(&metas[i])
+		key := sc.slugM[i] | sc.nameM[i]
+		sc.docs[j] = bm25Doc{
+			key: key, desc: sc.descM[i] &^ key, param: sc.paramM[i] &^ key &^ sc.descM[i],
+			nk: bm25KeyW / (1 - bm25KeyB + bm25KeyB*kl/avg.key),
+			nd: bm25DescW / (1 - bm25DescB + bm25DescB*dl/avg.desc),
+			np: bm25ParamW / (1 - bm25ParamB + bm25ParamB*pl/avg.param),
+		}
+	}
+}
+
+// bm25Query returns, per table term, a clause's weight of it (an expansion's at its share)
+// times its IDF: what a match of the term contributes before saturation.
+func bm25Query(info *clauseInfo, idf *[maxTerms]float64) *[maxTerms]float64 {
+	var q [maxTerms]float64
+	for mk := info.mask; mk != 0; mk &= mk - 1 {
+		k := bits.TrailingZeros64(mk)
+		w := info.w[k]
+		if info.expMask&(1<<k) != 0 {
+			w *= bm25ExpansionShare
+		}
+		q[k] = w * idf[k]
+	}
+	return &q
+}
+
+// bm25f scores one action, d, for a clause's terms mask weighted by q (see bm25Query); app
+// holds the table terms of the action's app's name.
+func bm25f(q *[maxTerms]float64, mask uint64, d *bm25Doc, app uint64) float64 {
 	s := 0.0
-	for mk := (key | desc | param | app) & info.mask; mk != 0; mk &= mk - 1 {
+	for mk := (d.key | d.desc | d.param | app) & mask; mk != 0; mk &= mk - 1 {
 		k := bits.TrailingZeros64(mk)
 		bit := uint64(1) << k
 		tf := 0.0
-		if key&bit != 0 {
-			tf += nk
+		if d.key&bit != 0 {
+			tf += d.nk
 		}
-		if desc&bit != 0 {
-			tf += nd
+		if d.desc&bit != 0 {
+			tf += d.nd
 		}
-		if param&bit != 0 {
-			tf += np
+		if d.param&bit != 0 {
+			tf += d.np
 		}
 		if app&bit != 0 {
 			tf += bm25AppW
 		}
-		q := info.w[k]
-		if info.expMask&bit != 0 {
-			q *= bm25ExpansionShare
-		}
-		s += q * idf[k] * tf * (bm25K1 + 1) / (tf + bm25K1)
+		s += q[k] * tf * (bm25K1 + 1) / (tf + bm25K1)
 	}
 	return s
 }
@@ -114,14 +146,13 @@ func bm25f(info *clauseInfo, idf *[maxTerms]float64, avg fieldLens, m *cache.Act
 // recallScores fills sc.bm with the BM25F score of each touched action for clause info (in
 // the order of sc.touched) and returns the least score that admits an action on recall
 // alone (the recallDepth-th best, above zero) and the best score.
-func (sc *scratch) recallScores(r *ranking, info *clauseInfo, idf *[maxTerms]float64, avg fieldLens) (floor, best float64) {
+func (sc *scratch) recallScores(info *clauseInfo, idf *[maxTerms]float64) (floor, best float64) {
 	sc.bm = grow(sc.bm, len(sc.touched))
+	q := bm25Query(info, idf)
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
 		for j := rn.tStart; j < rn.tEnd; j++ {
-			i := sc.touched[j]
-			key := sc.slugM[i] | sc.nameM[i]
-			sc.bm[j] = bm25f(info, idf, avg, &r.metas[i], key, sc.descM[i]&^key, sc.paramM[i]&^key&^sc.descM[i], rn.appMask)
+			sc.bm[j] = bm25f(q, info.mask, &sc.docs[j], rn.appMask)
 		}
 	}
 	// The recallDepth best scores, high to low: a bounded insertion keeps this linear in the
@@ -178,12 +209,12 @@ func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) 
 		score float64
 	}
 	var top []hit
+	q := bm25Query(&all, idf)
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
 		for j := rn.tStart; j < rn.tEnd; j++ {
 			i := sc.touched[j]
-			key := sc.slugM[i] | sc.nameM[i]
-			s := bm25f(&all, idf, r.avg, &r.metas[i], key, sc.descM[i]&^key, sc.paramM[i]&^key&^sc.descM[i], rn.appMask)
+			s := bm25f(q, all.mask, &sc.docs[j], rn.appMask)
 			sc.promptBM[j] = s
 			sc.promptBest = max(sc.promptBest, s)
 			if r.metas[i].Destructive || s <= 0 || len(top) == recallFill && s <= top[len(top)-1].score {

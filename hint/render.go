@@ -35,14 +35,21 @@ func (b *Builder) render(res *Result, search string) {
 			apps = append(apps, m.App)
 		}
 	}
+	var sb strings.Builder
 	for _, app := range apps {
-		var names []string
+		sb.Reset()
+		sb.WriteString("- ")
+		sb.WriteString(strings.ToUpper(app))
+		sb.WriteString(": ")
+		sep := ""
 		for _, m := range res.Matches {
 			if m.App == app {
-				names = append(names, m.Action)
+				sb.WriteString(sep)
+				sb.WriteString(m.Action)
+				sep = ", "
 			}
 		}
-		lines = append(lines, "- "+strings.ToUpper(app)+": "+strings.Join(names, ", "))
+		lines = append(lines, sb.String())
 	}
 	params := false
 	for _, m := range res.Matches {
@@ -53,21 +60,29 @@ func (b *Builder) render(res *Result, search string) {
 			lines = append(lines, "Parameters (name: type, * = required):")
 			params = true
 		}
-		var ps []string
-		for _, p := range m.Params {
-			s := p.Name
+		sb.Reset()
+		sb.WriteString("- ")
+		sb.WriteString(m.Action)
+		sb.WriteString(": ")
+		for j, p := range m.Params {
+			if j > 0 {
+				sb.WriteString("; ")
+			}
+			sb.WriteString(p.Name)
 			if p.Required {
-				s += "*"
+				sb.WriteString("*")
 			}
 			if p.Type != "" {
-				s += ": " + p.Type
+				sb.WriteString(": ")
+				sb.WriteString(p.Type)
 			}
 			if p.Description != "" {
-				s += " (" + p.Description + ")"
+				sb.WriteString(" (")
+				sb.WriteString(p.Description)
+				sb.WriteString(")")
 			}
-			ps = append(ps, s)
 		}
-		lines = append(lines, "- "+m.Action+": "+strings.Join(ps, "; "))
+		lines = append(lines, sb.String())
 	}
 	if res.Confident {
 		lines = append(lines, "You MUST call "+res.Matches[0].Action+" (or another action listed above) to do this; do not invent action names.")

@@ -41,6 +41,7 @@ type Relation struct {
 	Stem   string
 	Weight float64
 	Source Source
+	id     uint32 // Stem's index in base.relStems
 }
 
 // AppAlias is a name people use for an app, as words.
@@ -62,6 +63,9 @@ type knowledge struct {
 	appTerms map[string][]string   // app -> stems of its self-description
 	describe map[string][]string   // stem -> apps whose self-description holds it
 	verbs    map[string]bool       // stems of the one-word lemmas WordNet lists as verbs, shared
+	// relKnown has bit id set when base.relStems[id] is a catalogue word (known > 0): the
+	// test relations makes of every relation, without a lookup by string.
+	relKnown []uint64
 }
 
 // base is what every analyser shares, parsed once per process: WordNet's relations (before
@@ -73,6 +77,7 @@ type knowledge struct {
 type base struct {
 	canon    map[string][]string
 	wnAll    map[string][]Relation // every relation to a word other than the key's own, in capRelations' order
+	relStems []string              // the stems relations lead to, by Relation.id
 	phrases  map[string][]string
 	lemmas   map[string]bool // stems of WordNet's one-word lemmas
 	verbs    map[string]bool // stems of the one-word lemmas WordNet lists as verbs
@@ -125,7 +130,7 @@ var loadBase = sync.OnceValue(func() *base {
 	for l := range lemmas {
 		b.lemmas[stem(l)] = true
 	}
-	intern := map[string]string{}
+	ids := map[string]uint32{} // one copy of each stem's bytes across the relations, and its id
 	for _, l := range wn {
 		if l[0] == "x" || len(l) < 3 {
 			continue
@@ -155,12 +160,15 @@ var loadBase = sync.OnceValue(func() *base {
 					continue // a phrase matches no single action word
 				}
 				if ts := stem(t); ts != key {
-					if in, ok := intern[ts]; ok {
-						ts = in // one copy of each stem's bytes across the relations
+					id, ok := ids[ts]
+					if ok {
+						ts = b.relStems[id]
 					} else {
-						intern[ts] = ts
+						id = uint32(len(b.relStems))
+						ids[ts] = id
+						b.relStems = append(b.relStems, ts)
 					}
-					b.wnAll[key] = addRelation(b.wnAll[key], Relation{Stem: ts, Weight: w, Source: src})
+					b.wnAll[key] = addRelation(b.wnAll[key], Relation{Stem: ts, Weight: w, Source: src, id: id})
 				}
 			}
 		}
@@ -198,6 +206,12 @@ func (b *base) knowledge(c, fallback *Catalog) *knowledge {
 	for _, x := range c.Words {
 		s := stem(x.Word)
 		k.known[s] = max(k.known[s], x.DF)
+	}
+	k.relKnown = make([]uint64, (len(b.relStems)+63)/64)
+	for id, s := range b.relStems {
+		if k.known[s] > 0 {
+			k.relKnown[id/64] |= 1 << (id % 64)
+		}
 	}
 	own := map[string]bool{}
 	for _, al := range c.Aliases {
@@ -334,7 +348,7 @@ func sortRelations(rs []Relation) {
 func (k *knowledge) relations(key string, f func(Relation)) {
 	n, src := 0, Source(NumSources)
 	for _, r := range k.wnAll[key] {
-		if k.known[r.Stem] <= 0 {
+		if k.relKnown[r.id/64]&(1<<(r.id%64)) == 0 {
 			continue
 		}
 		if r.Source != src {
