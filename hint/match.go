@@ -1,0 +1,473 @@
+package hint
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/toolhint/toolhint/cache"
+	"github.com/toolhint/toolhint/internal/text"
+)
+
+// Match, where recall begins. It takes the analysed clauses and their term table
+// (analyse.go) and the actions in scope, one run of metadata per app, and finds which
+// actions hold which of the table's terms: per action, a mask of the terms each field holds
+// (slug words, display name, description, parameter names), read from the app's term index
+// (index.go) when it has one. The actions that share a term with the prompt are touched;
+// those an outside source lifts (a semantic search, the workspace's record of use) are
+// touched too though they share none.
+//
+// rankPrepare, the part of a Build that does not depend on the weights, runs this stage and
+// the ones it feeds, in order: it analyses the prompt (analyse.go), matches, has recall
+// (recall.go) score the touched actions by BM25F, and has features (features.go) describe
+// each clause's candidates. The ranking it returns goes to order (order.go).
+
+const genericDF = 1500 // catalogue actions from which a word is too common to be an app's object
+
+// rankPrepare matches the analysed prompt against metas. src and use, either may be nil,
+// are what sources outside the lexical ranking say: per clause, and the workspace's record
+// of use (its priors by action, and the earlier calls the request repeats), for every
+// clause.
+// sc is working memory the ranking may point into: it must outlive the ranking's use.
+func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMeta, sc *scratch, src signalSource, use *usageModel) *ranking {
+	p := pa.get(b.an)
+	if len(p.Clauses) == 0 || len(metas) == 0 {
+		return nil
+	}
+	r := &ranking{metas: metas, recipe: req.RecipeMode, explicit: explicitSlugs(pa.prompt, metas)}
+	if use != nil {
+		r.priors = use.priors
+	}
+	n := len(metas)
+	sc.reset()
+	sc.slugM = grow(sc.slugM, n)
+	sc.nameM = grow(sc.nameM, n)
+	sc.descM = grow(sc.descM, n)
+	sc.paramM = grow(sc.paramM, n)
+	// One run per app; its term index is looked up (and built) before the table is mapped
+	// to term IDs, so that a term first seen in an index built now is known to the table.
+	runs := sc.runs[:0]
+	for start := 0; start < n; {
+		ix, end := b.index.runAt(metas, start, b)
+		if ix == nil {
+			if cap(sc.traits) < n {
+				sc.traits, sc.traitSet = make([]traits, n), make([]bool, n)
+			}
+			sc.traits, sc.traitSet = sc.traits[:n], sc.traitSet[:n]
+			clear(sc.traitSet[start:end])
+		}
+		runs = append(runs, run{start: start, end: end, ix: ix})
+		start = end
+	}
+	sc.runs = runs
+	r.objectsOf = func(app string) []string {
+		for ri := range runs {
+			if metas[runs[ri].start].App == app {
+				return runs[ri].objects(b, metas)
+			}
+		}
+		return nil
+	}
+
+	// Every clause's own words have a place in the table before any expansion takes one:
+	// a long first clause's synonyms must not crowd out what a later clause asks for.
+	for _, c := range p.Clauses {
+		for _, t := range topTerms(c.Terms, b.limits.MaxQueryTokens) {
+			if t.Source == text.SourceWord && len(r.table) < maxTerms && !slices.Contains(r.table, t.Stem) {
+				r.table = append(r.table, t.Stem)
+			}
+		}
+	}
+	clauses := make([]clauseInfo, len(p.Clauses))
+	for ci, c := range p.Clauses {
+		var prev *clauseInfo
+		if ci > 0 {
+			prev = &clauses[ci-1]
+		}
+		b.prepareClause(&clauses[ci], c, prev, &r.table, r.objectsOf)
+		r.caps = appendUniq(r.caps, clauses[ci].caps...)
+	}
+	lookups, of := b.lookups(req, clauses, &r.table)
+	r.clauses = append(clauses, lookups...)
+	r.lookups, r.of = len(lookups), of
+	for ci := range r.clauses {
+		r.clauses[ci].setVerbBits(r.table)
+		r.clauses[ci].family = b.an.Family(r.clauses[ci].c.Verb)
+	}
+	if src != nil {
+		r.signals = make([]map[string]signal, len(r.clauses))
+		for ci := range r.clauses {
+			info := &r.clauses[ci]
+			r.signals[ci] = src(info.c.Text, usageTerms(info.c, nil))
+		}
+		r.lifts = make([][]string, len(r.clauses))
+		r.outside = new(slugSet)
+		for ci, sigs := range r.signals {
+			for a, s := range sigs {
+				r.outside.add(a)
+				if s.Lift {
+					r.lifts[ci] = append(r.lifts[ci], a)
+				}
+			}
+		}
+	}
+	if r.priors != nil {
+		if r.outside == nil {
+			r.outside = new(slugSet)
+		}
+		for k, v := range r.priors.set {
+			r.outside[k] |= v
+		}
+	}
+	if len(r.table) == 0 {
+		return nil
+	}
+
+	ids := b.index.table(r.table)
+	// The words of the apps' names, for matching the request against earlier calls.
+	repeats := r.priors != nil && len(use.keys) > 0
+	var appWords []string
+	lookup := newTermMatcher(r.table)
+	var params []string
+	var df [maxTerms]int
+	var maxShare [maxTerms]float32
+	touched := sc.touched[:0]
+	shares := sc.shares[:0]
+	for ri := range runs {
+		rn := &runs[ri]
+		start, end := rn.start, rn.end
+		rn.tStart = len(touched)
+		if ix := rn.ix; ix != nil {
+			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, sc.paramM, start, touched)
+		} else {
+			for i := start; i < end; i++ {
+				m := &metas[i]
+				sc.slugM[i] = lookup.mask(m.SlugTerms)
+				sc.nameM[i] = lookup.mask(m.NameTerms)
+				sc.descM[i] = lookup.mask(m.DescTerms)
+				params = paramTerms(b.an, m.Params, params[:0])
+				sc.paramM[i] = lookup.mask(params)
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] != 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
+		// The app's name is a field of each of its actions; a small app is about what its
+		// name says, so all its actions are matched when the name shares a term, or when a
+		// clause names the app.
+		var appTerms []string
+		if rn.ix != nil {
+			appTerms = rn.ix.appTerms
+		} else {
+			appTerms = b.an.SlugTerms(metas[start].App, "")
+		}
+		rn.appMask = lookup.mask(appTerms)
+		if repeats {
+			appWords = append(appWords, appTerms...)
+		}
+		if end-start <= smallApp && (rn.appMask != 0 || r.named(metas[start].App)) {
+			for i := start; i < end; i++ {
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
+		rn.tEnd = len(touched)
+		if rn.tEnd == rn.tStart {
+			continue
+		}
+		var slugDF [maxTerms]int
+		for _, i := range touched[rn.tStart:rn.tEnd] {
+			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i] | rn.appMask; all != 0; all &= all - 1 {
+				df[bits.TrailingZeros64(all)]++
+			}
+			for s := sc.slugM[i]; s != 0; s &= s - 1 {
+				slugDF[bits.TrailingZeros64(s)]++
+			}
+		}
+		shares = append(shares, [maxTerms]float32{})
+		for k := range r.table {
+			v := float32(slugDF[k]) / float32(end-start)
+			shares[len(shares)-1][k] = v
+			maxShare[k] = max(maxShare[k], v)
+		}
+	}
+	sc.touched, sc.shares = touched, shares
+	// An object's share of an app's actions, relative to the app where it is most central:
+	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
+	for si := range shares {
+		for k := range r.table {
+			if maxShare[k] > 0 {
+				shares[si][k] /= maxShare[k]
+			}
+		}
+	}
+	for ri, si := 0, 0; ri < len(runs); ri++ {
+		if runs[ri].tEnd > runs[ri].tStart {
+			runs[ri].share = &shares[si]
+			si++
+		}
+	}
+	if repeats {
+		r.liftRepeats(use, appWords)
+	}
+	// Actions an outside source lifts are candidates too, though they match no term.
+	if lifted := r.lifted(); len(lifted) > 0 {
+		sc.touched = liftInto(runs, sc.touched, lifted, sc, metas)
+	}
+	// IDF over the candidate actions, divided by the IDF of a term only one action holds,
+	// so that scores mean the same for two apps and for two hundred.
+	var idf [maxTerms]float64
+	top := math.Log(1 + (float64(n)+0.5)/0.5)
+	for k := range r.table {
+		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
+	}
+	sc.bm25Docs(metas, avgFieldLens(runs, metas))
+	r.recall = b.promptRecall(r, sc, &idf)
+	r.lists = make([][]cand, len(r.clauses))
+	found := false
+	for ci := range r.clauses {
+		info := &r.clauses[ci]
+		r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), false)
+		found = found || len(r.lists[ci]) > 0
+	}
+	r.homeRepeats()
+	if !found && !r.recipe {
+		// Nothing passes the gate (a vague prompt): the best guesses among actions that
+		// share any word with the prompt, which the hint will not be sure of.
+		r.relaxed = true
+		for ci := range r.clauses {
+			info := &r.clauses[ci]
+			r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), true)
+		}
+		r.homeRepeats()
+	}
+	return r
+}
+
+// scratch is per-call working memory, pooled by the Builder.
+type scratch struct {
+	slugM, nameM, descM, paramM []uint64
+	runs                        []run
+	touched                     []int32
+	shares                      [][maxTerms]float32
+	cands                       []cand // the candidates of all clauses
+	// traits memoises the traits of actions of apps without an index; traitSet says which
+	// are known.
+	traits   []traits
+	traitSet []bool
+	// docs are the touched actions as BM25F reads them (in the order of touched).
+	docs []bm25Doc
+	// bm is the BM25F score of each touched action for the clause being matched (in the
+	// order of touched); bmTop the clause's best scores (see recallScores).
+	bm, bmTop []float64
+	// promptBM is each touched action's BM25F score for the whole prompt, promptBest the
+	// best (see promptRecall).
+	promptBM   []float64
+	promptBest float64
+}
+
+// reset clears the masks the previous call set, so that every mask starts at zero; only
+// the actions it touched can have bits.
+func (sc *scratch) reset() {
+	for _, i := range sc.touched {
+		sc.slugM[i], sc.nameM[i], sc.descM[i], sc.paramM[i] = 0, 0, 0, 0
+	}
+	sc.touched = sc.touched[:0]
+	sc.cands = sc.cands[:0]
+}
+
+// run is one app's stretch of the metadata, with its term index when it has one.
+type run struct {
+	objs       []string // main objects of an app without an index, once computed
+	start, end int
+	ix         *appIndex
+	// touched[tStart:tEnd] (of the scratch) are the run's actions that share a term with
+	// the prompt, in order.
+	tStart, tEnd int
+	// appMask holds the table terms the app's own name holds (see recall.go).
+	appMask uint64
+	// share is, per table term, the share of the app's actions whose slug holds it,
+	// relative to the largest such share among the candidate apps; nil when no action of
+	// the app was touched.
+	share *[maxTerms]float32
+	// focus is the app's featAppFocus; union the prompt's terms the app holds.
+	focus float32
+	union uint64
+}
+
+// objects returns the run's app's main objects, from its index when it has one.
+func (rn *run) objects(b *Builder, metas []cache.ActionMeta) []string {
+	if rn.ix != nil {
+		return rn.ix.objects
+	}
+	if rn.objs == nil {
+		rn.objs = b.appObjects(metas[rn.start:rn.end])
+	}
+	return rn.objs
+}
+
+// traits returns the traits of metas[i], an action of the run: from the app's index when it
+// has one, else computed once per call.
+func (rn *run) traits(b *Builder, sc *scratch, metas []cache.ActionMeta, i int) *traits {
+	if rn.ix != nil {
+		return &rn.ix.traits[i-rn.start]
+	}
+	if !sc.traitSet[i] {
+		sc.traits[i] = b.traitsOf(&metas[i])
+		sc.traitSet[i] = true
+	}
+	return &sc.traits[i]
+}
+
+// appObjects returns an app's main objects: the two words its actions' slugs hold most
+// often, verbs and words common to most apps' slugs aside.
+func (b *Builder) appObjects(run []cache.ActionMeta) []string {
+	count := map[string]int{}
+	for i := range run {
+		for _, t := range run[i].SlugTerms {
+			if _, verb := b.an.VerbClass(t); verb || len(t) < 3 {
+				continue
+			}
+			if df, _ := b.an.KnownStem(t); df > genericDF {
+				continue
+			}
+			count[t]++
+		}
+	}
+	var out []string
+	for len(out) < 2 {
+		best, n := "", 0
+		for t, c := range count {
+			if c > n || c == n && t < best {
+				best, n = t, c
+			}
+		}
+		if n < 2 && len(out) > 0 || n == 0 {
+			break
+		}
+		out = append(out, best)
+		delete(count, best)
+	}
+	return out
+}
+
+// termMatcher gives the mask of a term table's terms among a field's terms.
+type termMatcher struct {
+	table []string
+	// A cheap pre-filter: first byte -> bitmask of term lengths present.
+	// Lengths are checked first: that reads only the string header, not its bytes.
+	quick [256]uint64
+	lens  uint64
+}
+
+func newTermMatcher(table []string) *termMatcher {
+	m := &termMatcher{table: table}
+	for _, s := range table {
+		if len(s) < 64 {
+			m.quick[s[0]] |= 1 << len(s)
+			m.lens |= 1 << len(s)
+		}
+	}
+	return m
+}
+
+// mask returns the mask of table terms among terms: bit k is set when table[k] is one of
+// them.
+func (m *termMatcher) mask(terms []string) (mask uint64) {
+	for _, s := range terms {
+		if len(s) >= 64 || m.lens&(1<<len(s)) == 0 || m.quick[s[0]]&(1<<len(s)) == 0 {
+			continue
+		}
+		for i, q := range m.table {
+			if q == s {
+				mask |= 1 << i
+				break
+			}
+		}
+	}
+	return mask
+}
+
+// liftRepeats finds the earlier successful calls the request repeats (near or exact) in
+// the workspace's model, and lifts their actions into every stated clause: homeRepeats
+// keeps each in one. The words of the apps' names (appWords) count on neither side: a
+// record of use keeps the terms of a prompt read without its apps (PromptTerms), the
+// ranking reads it with them, and the two differ most in those words.
+func (r *ranking) liftRepeats(use *usageModel, appWords []string) {
+	nStated := len(r.clauses) - r.lookups
+	var terms []string
+	for ci := range r.clauses[:nStated] {
+		terms = usageTerms(r.clauses[ci].c, terms)
+	}
+	terms = slices.DeleteFunc(terms, func(t string) bool { return slices.Contains(appWords, t) })
+	r.repeats = use.repeats(terms[:min(len(terms), cache.MaxUsageTerms)], appWords)
+	if len(r.repeats) == 0 {
+		return
+	}
+	if r.lifts == nil {
+		r.lifts = make([][]string, len(r.clauses))
+	}
+	for a, v := range r.repeats {
+		if v < nearAt {
+			continue
+		}
+		for ci := range nStated {
+			if !slices.Contains(r.lifts[ci], a) {
+				r.lifts[ci] = append(r.lifts[ci], a)
+			}
+		}
+	}
+}
+
+// lifted returns the slugs any clause's signals lift into the candidates.
+func (r *ranking) lifted() []string {
+	var out []string
+	for _, l := range r.lifts {
+		for _, a := range l {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// liftInto adds to each run's touched actions those lifted that it does not hold yet, and
+// fixes the runs' ranges in touched (which it rebuilds). A lifted action is looked for in
+// the runs of the apps its slug starts with, as catalogue slugs do; one that starts with
+// no run's app is looked for in every run.
+func liftInto(runs []run, touched []int32, lifted []string, sc *scratch, metas []cache.ActionMeta) []int32 {
+	everywhere := false
+	for _, a := range lifted {
+		everywhere = everywhere || !slices.ContainsFunc(runs, func(rn run) bool { return slugOfApp(a, metas[rn.start].App) })
+	}
+	out := make([]int32, 0, len(touched)+len(lifted))
+	for ri := range runs {
+		rn := &runs[ri]
+		start := len(out)
+		out = append(out, touched[rn.tStart:rn.tEnd]...)
+		app := metas[rn.start].App
+		if !everywhere && !slices.ContainsFunc(lifted, func(a string) bool { return slugOfApp(a, app) }) {
+			rn.tStart, rn.tEnd = start, len(out)
+			continue
+		}
+		for i := rn.start; i < rn.end; i++ {
+			if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 && slices.Contains(lifted, metas[i].Action) {
+				out = append(out, int32(i))
+			}
+		}
+		rn.tStart, rn.tEnd = start, len(out)
+		if rn.share == nil && rn.tEnd > rn.tStart {
+			rn.share = new([maxTerms]float32)
+		}
+	}
+	return out
+}
+
+// slugOfApp reports whether an action slug starts with the app's slug and an underscore,
+// in any case.
+func slugOfApp(slug, app string) bool {
+	return len(slug) > len(app) && slug[len(app)] == '_' && strings.EqualFold(slug[:len(app)], app)
+}
