@@ -2,15 +2,20 @@ package hint
 
 import "math"
 
-// Calibration: a score is not a probability. A hint's confidence is the probability that
-// its first action is right, a logistic function of what the ranking knows about its lead
-// (the top score, its margin over the next action of the same step, whether its app is
-// named, whether only recall found it, whether BM25F agrees it is the best, how many steps
-// the prompt asks for, whether it has the capability and the verb the clause asks for, how
-// many of its slug words the request leaves unexplained, its BM25F score for the whole
-// prompt, how much of the prompt its app covers). The coefficients are weights (calib_*), fitted by hinteval on
-// held-out folds; the hint says "You MUST call" from the probability confident_p, a
-// threshold chosen for precision on held-out folds.
+// Calibrate, the stage after order. A score is not a probability. A hint's confidence is
+// the probability that its first action is right, a logistic function of what the ranking
+// knows about its lead (the top score, its margin over the next action of the same step,
+// whether its app is named, whether only recall found it, whether BM25F agrees it is the
+// best, how many steps the prompt asks for, whether it has the capability and the verb the
+// clause asks for, how many of its slug words the request leaves unexplained, its BM25F
+// score for the whole prompt, how much of the prompt its app covers). The coefficients are
+// weights (calib_*), fitted by hinteval on held-out folds; the hint says "You MUST call"
+// from the probability confident_p, a threshold chosen for precision on held-out folds.
+//
+// It takes the actions order lists, one at a time, into a lead (lead.see, from list and
+// fill in order.go), and hands back the probability and whether the hint is confident:
+// list reads it to decide whether to fill a hint from recall, fill writes it into the
+// Result, and render (render.go) chooses the hint's words by it.
 
 // Evidence of a hint's lead, the inputs of its calibrated probability, in the order of the
 // calib_* weights after calib_bias.
@@ -39,13 +44,40 @@ const repeatP = 0.9
 // maxMargin caps the margin evidence.
 const maxMargin = 10
 
-// probability returns the calibrated probability that the first listed action is right.
-func probability(w *Weights, ev [numEvidence]float64) float64 {
-	z := w.v[paramCalibBias]
-	for k, v := range ev {
-		z += w.v[paramCalibBias+1+k] * v
+// lead follows, as actions are listed, what the first one says of the hint's confidence:
+// its earned score, step, app and evidence, and the earned score of the next action of its
+// step.
+type lead struct {
+	first, second            float64
+	step, n                  int
+	app                      string
+	named, recallOnly, agree bool
+	capHit, verb             bool
+	// The first action's unexplained slug words, whole-prompt BM25F and app focus.
+	unexplained, prompt, focus float64
+	// repeat is how surely the request repeats earlier successful calls of the first
+	// action (usage_repeat's feature).
+	repeat float64
+}
+
+func newLead() lead { return lead{second: math.Inf(-1), step: -1} }
+
+// see takes the next listed action.
+func (l *lead) see(r *ranking, w *Weights, c *cand, score float64, ci int) {
+	// The evidence is lexical: the calibration was fitted without usage, whose own say is
+	// the floor of an exact repeat (see probability).
+	lex := earned(c, w, score)
+	switch {
+	case l.n == 0:
+		l.first, l.step, l.app = lex, r.step(ci), r.metas[c.i].App
+		l.named, l.recallOnly, l.agree = c.named, c.recallOnly, c.f[featBM25FTop] == 1
+		l.capHit, l.verb = c.capHit, c.f[featVerbSame] == 1
+		l.unexplained, l.prompt, l.focus = float64(c.f[featUnexplained]), float64(c.f[featPromptBM25F]), float64(c.f[featAppFocus])
+		l.repeat = float64(c.f[featRepeat])
+	case l.second == math.Inf(-1) && r.step(ci) == l.step:
+		l.second = lex
 	}
-	return 1 / (1 + math.Exp(-z))
+	l.n++
 }
 
 // evidence returns what the lead says, for probability.
@@ -76,4 +108,43 @@ func (l *lead) evidence(r *ranking) [numEvidence]float64 {
 	}
 	ev[evUnexplained], ev[evPrompt], ev[evFocus] = l.unexplained, l.prompt, l.focus
 	return ev
+}
+
+// probability returns the calibrated probability that the first listed action is right.
+func probability(w *Weights, ev [numEvidence]float64) float64 {
+	z := w.v[paramCalibBias]
+	for k, v := range ev {
+		z += w.v[paramCalibBias+1+k] * v
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+// probability returns the calibrated probability that the first listed action is right:
+// 1 when the request names it by slug, 0 when nothing was listed.
+func (l *lead) probability(r *ranking, w *Weights) float64 {
+	switch {
+	case l.n == 0:
+		return 0
+	case len(r.explicit) > 0:
+		return 1
+	}
+	p := probability(w, l.evidence(r))
+	if l.repeat >= exactAt {
+		p = max(p, repeatP*l.repeat)
+	}
+	return p
+}
+
+// confident reports whether the listed actions earn the strong directive: the request names
+// the action by slug, or the probability that the first is right reaches confident_p, no
+// action passed the gate only as a guess, and the first action's app is one the prompt
+// names when it names any.
+func (l *lead) confident(r *ranking, w *Weights) bool {
+	switch {
+	case l.n == 0:
+		return false
+	case len(r.explicit) > 0:
+		return true
+	}
+	return !r.relaxed && l.probability(r, w) >= w.v[paramConfidentP] && !r.namesOtherApp(l.app)
 }
