@@ -108,4 +108,26 @@
 // An optional [Observer] ([Config.Observer]) sees every Build start and end, with the
 // request, the result (strategy, matched actions), the error and the time taken, for
 // metrics or tracing; a panic in it is logged and changes nothing.
+//
+// # How a Build ranks
+//
+// The ranking runs in stages, each in a file of its own, the data going one way through
+// them:
+//
+//   - analyse (analyse.go) reads the prompt once into clauses, each with its terms, verb and
+//     capabilities, and the steps it implies;
+//   - match (match.go) finds the actions in scope that hold the clauses' terms, field by
+//     field;
+//   - recall (recall.go) scores those actions by BM25F, for each clause and for the whole
+//     prompt;
+//   - features (features.go) keeps each clause's candidates and describes each by its
+//     features;
+//   - order (order.go) scores the candidates with the [Weights], keeps each clause's best,
+//     interleaves the clauses' lists within the limits and fills a hint that is not sure
+//     from recall;
+//   - calibrate (calibrate.go) gives [Result.Probability] and whether the hint is confident;
+//   - render (render.go) writes the text the model reads.
+//
+// The stages up to features do not depend on the weights: [Builder.Trace] keeps what they
+// give, so that weights can be fitted without analysing the prompts again.
 package hint

@@ -471,3 +471,19 @@ func liftInto(runs []run, touched []int32, lifted []string, sc *scratch, metas [
 func slugOfApp(slug, app string) bool {
 	return len(slug) > len(app) && slug[len(app)] == '_' && strings.EqualFold(slug[:len(app)], app)
 }
+
+func appendUniq(ss []string, add ...string) []string {
+	for _, s := range add {
+		if !slices.Contains(ss, s) {
+			ss = append(ss, s)
+		}
+	}
+	return ss
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

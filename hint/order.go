@@ -361,3 +361,5 @@ func (b *Builder) fill(r *ranking, w *Weights, res *Result) (hinted []int32) {
 	}
 	return hinted
 }
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

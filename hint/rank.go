@@ -1,25 +1,55 @@
 package hint
 
-import (
-	"math"
-	"slices"
+import "github.com/toolhint/toolhint/cache"
 
-	"github.com/toolhint/toolhint/cache"
-)
-
-// Ranking happens in two parts. The first analyses the prompt into clauses, matches every
-// candidate action against each clause's terms, keeps the actions that pass the clause's
-// gate, and describes each by a vector of features (see weights.go); none of this depends
-// on the weights. The second scores each kept action as the dot product of its features
-// with the weights, orders and cuts each clause's list, and interleaves the clauses' lists.
-// A Trace holds the first part, so that weights can be fitted without analysing again.
+// A Build ranks the actions in scope for a prompt in stages, one file each, the data going
+// one way through them:
 //
-// Steps a prompt implies come last: a clause that acts on something existing it names by
-// kind, not by ID ("send out the draft I wrote"), also lists the best actions that find it.
+//   - analyse (analyse.go): the prompt, analysed once into clauses; per clause its terms
+//     (bits of a table of at most maxTerms terms), verb, capabilities and objects, with the
+//     steps it implies (lookups) and the action slugs it names.
+//   - match (match.go): which actions in scope hold which of the table's terms, field by
+//     field; those that hold any, and those an outside source lifts, are touched.
+//   - recall (recall.go): BM25F over the touched actions, for each clause and for the whole
+//     prompt.
+//   - features (features.go): each clause's candidates, each described by a vector of
+//     features.
+//   - order (order.go): the candidates scored with the weights, each clause's best kept, the
+//     clauses' lists interleaved and held to the limits, a hint that is not sure filled from
+//     recall; the Result's matches.
+//   - calibrate (calibrate.go): the probability that the first action is right, and whether
+//     the hint is confident.
+//   - render (render.go, with the parameter hints of params.go): the Result as the text the
+//     model reads.
+//
+// The stages up to features do not depend on the weights: rankPrepare (match.go) runs them
+// and returns a ranking, which a Trace keeps so that weights can be fitted without
+// analysing again. rank runs them for a Build, then order and calibrate (fill), then the
+// parameter hints; Build renders the Result.
 
+// maxTerms bounds the terms of a prompt's table, so that a term is a bit of a uint64.
 const maxTerms = 64
 
-// ranking is the weight-independent part of ranking one request.
+// rank runs the capability / token tiers (or recipe matching) and fills res.
+// src and use, when not nil, are what sources outside the lexical ranking say (see
+// rankPrepare).
+func (b *Builder) rank(req Request, pa *analysis, metas []cache.ActionMeta, src signalSource, use *usageModel, res *Result) {
+	sc, _ := b.pool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer b.pool.Put(sc)
+	r := b.rankPrepare(req, pa, metas, sc, src, use)
+	if r == nil {
+		return
+	}
+	res.Capabilities = r.caps
+	hinted := b.fill(r, &b.weights, res)
+	b.paramHints(r.promptStems(), metas, hinted, res)
+}
+
+// ranking is the weight-independent part of ranking one request: what rankPrepare hands
+// from the features stage to order.
 type ranking struct {
 	metas   []cache.ActionMeta
 	table   []string
@@ -53,39 +83,3 @@ type ranking struct {
 	// neither.
 	outside *slugSet
 }
-
-// rank runs the capability / token tiers (or recipe matching) and fills res.
-// src and use, when not nil, are what sources outside the lexical ranking say (see
-// rankPrepare).
-func (b *Builder) rank(req Request, pa *analysis, metas []cache.ActionMeta, src signalSource, use *usageModel, res *Result) {
-	sc, _ := b.pool.Get().(*scratch)
-	if sc == nil {
-		sc = &scratch{}
-	}
-	defer b.pool.Put(sc)
-	r := b.rankPrepare(req, pa, metas, sc, src, use)
-	if r == nil {
-		return
-	}
-	res.Capabilities = r.caps
-	hinted := b.fill(r, &b.weights, res)
-	b.paramHints(r.promptStems(), metas, hinted, res)
-}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
-}
-
-func appendUniq(ss []string, add ...string) []string {
-	for _, s := range add {
-		if !slices.Contains(ss, s) {
-			ss = append(ss, s)
-		}
-	}
-	return ss
-}
-
-func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

@@ -20,6 +20,11 @@ import (
 // name), its description, and its parameter names. Metadata holds each field's terms once,
 // so a term's frequency in a field is 0 or 1; BM25F's saturation then acts across fields (a
 // term in both the name and the description counts more than in one, less than twice).
+//
+// It takes the touched actions, with the terms each of their fields holds (match.go), and
+// hands features (features.go) each touched action's BM25F score for each clause, the
+// clause's best scores, the whole prompt's, and each app's focus; the whole prompt's best
+// actions (ranking.recall) are what order (order.go) fills a hint with.
 
 const (
 	recallDepth = 40 // actions a clause admits on BM25F alone, best first

@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// Render, the last stage: it takes the Result that order and calibrate filled (order.go,
+// calibrate.go), with the parameter hints of params.go, and writes the text the model reads.
+
 // render writes res.Text, res.Lines and res.MetaTools from res.Matches. search is the
 // name of the search meta-tool the model is given ("" when it has none): only then does the
 // text of a hint that is not sure name it, and res.MetaTools lists it.
