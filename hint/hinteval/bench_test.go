@@ -13,7 +13,7 @@ import (
 )
 
 var benchStore = sync.OnceValues(func() (*cache.Memory, error) {
-	return LoadCatalog(context.Background(), os.Getenv("TOOLHINT_CATALOG"))
+	return importFile(context.Background(), os.Getenv("TOOLHINT_CATALOG"))
 })
 
 // benchPrompts are everyday requests written for the benchmark (not from any eval set).

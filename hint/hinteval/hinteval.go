@@ -77,6 +77,12 @@ func ReadCasesFile(path string) ([]Case, error) {
 // Deprecated: load a catalogue the one way, with cache.ImportJSONL, as the measurement
 // tools do; the stores it fills are what Run and RunSets read.
 func LoadCatalog(ctx context.Context, path string) (*cache.Memory, error) {
+	return importFile(ctx, path)
+}
+
+// importFile imports the catalogue snapshot at path into a new memory store with
+// cache.ImportJSONL.
+func importFile(ctx context.Context, path string) (*cache.Memory, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("hinteval: %w", err)

@@ -68,7 +68,7 @@ func RunSets(ctx context.Context, sets []Set, opt Options) ([]SetReport, error) 
 	for _, s := range sets {
 		st, ok := stores[s.Catalog]
 		if !ok {
-			m, err := LoadCatalog(ctx, s.Catalog)
+			m, err := importFile(ctx, s.Catalog)
 			if err != nil {
 				return nil, err
 			}
