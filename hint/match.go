@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/toolhint/toolhint/cache"
-	"github.com/toolhint/toolhint/internal/text"
 )
 
 // Match, where recall begins. It takes the analysed clauses and their term table
@@ -39,87 +38,14 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	if use != nil {
 		r.priors = use.priors
 	}
+	// The apps' runs come before the clauses: a clause that names an app but not what it
+	// acts on is about the app's main objects, which the app's run gives.
 	n := len(metas)
-	sc.reset()
-	sc.slugM = grow(sc.slugM, n)
-	sc.nameM = grow(sc.nameM, n)
-	sc.descM = grow(sc.descM, n)
-	sc.paramM = grow(sc.paramM, n)
-	// One run per app; its term index is looked up (and built) before the table is mapped
-	// to term IDs, so that a term first seen in an index built now is known to the table.
-	runs := sc.runs[:0]
-	for start := 0; start < n; {
-		ix, end := b.index.runAt(metas, start, b)
-		if ix == nil {
-			if cap(sc.traits) < n {
-				sc.traits, sc.traitSet = make([]traits, n), make([]bool, n)
-			}
-			sc.traits, sc.traitSet = sc.traits[:n], sc.traitSet[:n]
-			clear(sc.traitSet[start:end])
-		}
-		runs = append(runs, run{start: start, end: end, ix: ix})
-		start = end
-	}
-	sc.runs = runs
-	r.objectsOf = func(app string) []string {
-		for ri := range runs {
-			if metas[runs[ri].start].App == app {
-				return runs[ri].objects(b, metas)
-			}
-		}
-		return nil
-	}
-
-	// Every clause's own words have a place in the table before any expansion takes one:
-	// a long first clause's synonyms must not crowd out what a later clause asks for.
-	for _, c := range p.Clauses {
-		for _, t := range topTerms(c.Terms, b.limits.MaxQueryTokens) {
-			if t.Source == text.SourceWord && len(r.table) < maxTerms && !slices.Contains(r.table, t.Stem) {
-				r.table = append(r.table, t.Stem)
-			}
-		}
-	}
-	clauses := make([]clauseInfo, len(p.Clauses))
-	for ci, c := range p.Clauses {
-		var prev *clauseInfo
-		if ci > 0 {
-			prev = &clauses[ci-1]
-		}
-		b.prepareClause(&clauses[ci], c, prev, &r.table, r.objectsOf)
-		r.caps = appendUniq(r.caps, clauses[ci].caps...)
-	}
-	lookups, of := b.lookups(req, clauses, &r.table)
-	r.clauses = append(clauses, lookups...)
-	r.lookups, r.of = len(lookups), of
-	for ci := range r.clauses {
-		r.clauses[ci].setVerbBits(r.table)
-		r.clauses[ci].family = b.an.Family(r.clauses[ci].c.Verb)
-	}
-	if src != nil {
-		r.signals = make([]map[string]signal, len(r.clauses))
-		for ci := range r.clauses {
-			info := &r.clauses[ci]
-			r.signals[ci] = src(info.c.Text, usageTerms(info.c, nil))
-		}
-		r.lifts = make([][]string, len(r.clauses))
-		r.outside = new(slugSet)
-		for ci, sigs := range r.signals {
-			for a, s := range sigs {
-				r.outside.add(a)
-				if s.Lift {
-					r.lifts[ci] = append(r.lifts[ci], a)
-				}
-			}
-		}
-	}
-	if r.priors != nil {
-		if r.outside == nil {
-			r.outside = new(slugSet)
-		}
-		for k, v := range r.priors.set {
-			r.outside[k] |= v
-		}
-	}
+	sc.reset(n)
+	runs := b.appRuns(metas, sc)
+	r.objectsOf = b.objectsOf(runs, metas)
+	b.analyseClauses(req, p, r)
+	r.listen(src)
 	if len(r.table) == 0 {
 		return nil
 	}
@@ -268,14 +194,86 @@ type scratch struct {
 	promptBest float64
 }
 
-// reset clears the masks the previous call set, so that every mask starts at zero; only
-// the actions it touched can have bits.
-func (sc *scratch) reset() {
+// reset readies sc for a call over n actions: it clears the masks the previous call set,
+// so that every mask starts at zero (only the actions it touched can have bits), and sizes
+// them for n.
+func (sc *scratch) reset(n int) {
 	for _, i := range sc.touched {
 		sc.slugM[i], sc.nameM[i], sc.descM[i], sc.paramM[i] = 0, 0, 0, 0
 	}
 	sc.touched = sc.touched[:0]
 	sc.cands = sc.cands[:0]
+	sc.slugM = grow(sc.slugM, n)
+	sc.nameM = grow(sc.nameM, n)
+	sc.descM = grow(sc.descM, n)
+	sc.paramM = grow(sc.paramM, n)
+}
+
+// appRuns splits metas, the actions in scope, into one run per app, in sc.runs. Each run's
+// term index is looked up (and built) here, before the table is mapped to term IDs, so
+// that a term first seen in an index built now is known to the table. The actions of apps
+// without an index get room in sc for their traits.
+func (b *Builder) appRuns(metas []cache.ActionMeta, sc *scratch) []run {
+	n := len(metas)
+	runs := sc.runs[:0]
+	for start := 0; start < n; {
+		ix, end := b.index.runAt(metas, start, b)
+		if ix == nil {
+			if cap(sc.traits) < n {
+				sc.traits, sc.traitSet = make([]traits, n), make([]bool, n)
+			}
+			sc.traits, sc.traitSet = sc.traits[:n], sc.traitSet[:n]
+			clear(sc.traitSet[start:end])
+		}
+		runs = append(runs, run{start: start, end: end, ix: ix})
+		start = end
+	}
+	sc.runs = runs
+	return runs
+}
+
+// objectsOf returns the lookup of an app's main objects among runs (nil for an app
+// without a run).
+func (b *Builder) objectsOf(runs []run, metas []cache.ActionMeta) func(app string) []string {
+	return func(app string) []string {
+		for ri := range runs {
+			if metas[runs[ri].start].App == app {
+				return runs[ri].objects(b, metas)
+			}
+		}
+		return nil
+	}
+}
+
+// listen asks src, when not nil, what it says of each clause's actions (r.signals), and
+// notes the actions each clause's signals lift (r.lifts); r.outside gathers every action
+// the signals or the priors speak of.
+func (r *ranking) listen(src signalSource) {
+	if src != nil {
+		r.signals = make([]map[string]signal, len(r.clauses))
+		for ci := range r.clauses {
+			info := &r.clauses[ci]
+			r.signals[ci] = src(info.c.Text, usageTerms(info.c, nil))
+		}
+		r.lifts = make([][]string, len(r.clauses))
+		r.outside = new(slugSet)
+		for ci, sigs := range r.signals {
+			for a, s := range sigs {
+				r.outside.add(a)
+				if s.Lift {
+					r.lifts[ci] = append(r.lifts[ci], a)
+				}
+			}
+		}
+	}
+	if r.priors != nil {
+		if r.outside == nil {
+			r.outside = new(slugSet)
+		}
+		for k, v := range r.priors.set {
+			r.outside[k] |= v
+		}
+	}
 }
 
 // run is one app's stretch of the metadata, with its term index when it has one.
