@@ -50,98 +50,9 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		return nil
 	}
 
-	ids := b.index.table(r.table)
-	// The words of the apps' names, for matching the request against earlier calls.
-	repeats := r.priors != nil && len(use.keys) > 0
-	var appWords []string
-	lookup := newTermMatcher(r.table)
-	var params []string
-	var df [maxTerms]int
-	var maxShare [maxTerms]float32
-	touched := sc.touched[:0]
-	shares := sc.shares[:0]
-	for ri := range runs {
-		rn := &runs[ri]
-		start, end := rn.start, rn.end
-		rn.tStart = len(touched)
-		if ix := rn.ix; ix != nil {
-			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, sc.paramM, start, touched)
-		} else {
-			for i := start; i < end; i++ {
-				m := &metas[i]
-				sc.slugM[i] = lookup.mask(m.SlugTerms)
-				sc.nameM[i] = lookup.mask(m.NameTerms)
-				sc.descM[i] = lookup.mask(m.DescTerms)
-				params = paramTerms(b.an, m.Params, params[:0])
-				sc.paramM[i] = lookup.mask(params)
-				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] != 0 {
-					touched = append(touched, int32(i))
-				}
-			}
-		}
-		// The app's name is a field of each of its actions; a small app is about what its
-		// name says, so all its actions are matched when the name shares a term, or when a
-		// clause names the app.
-		var appTerms []string
-		if rn.ix != nil {
-			appTerms = rn.ix.appTerms
-		} else {
-			appTerms = b.an.SlugTerms(metas[start].App, "")
-		}
-		rn.appMask = lookup.mask(appTerms)
-		if repeats {
-			appWords = append(appWords, appTerms...)
-		}
-		if end-start <= smallApp && (rn.appMask != 0 || r.named(metas[start].App)) {
-			for i := start; i < end; i++ {
-				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
-					touched = append(touched, int32(i))
-				}
-			}
-		}
-		rn.tEnd = len(touched)
-		if rn.tEnd == rn.tStart {
-			continue
-		}
-		var slugDF [maxTerms]int
-		for _, i := range touched[rn.tStart:rn.tEnd] {
-			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i] | rn.appMask; all != 0; all &= all - 1 {
-				df[bits.TrailingZeros64(all)]++
-			}
-			for s := sc.slugM[i]; s != 0; s &= s - 1 {
-				slugDF[bits.TrailingZeros64(s)]++
-			}
-		}
-		shares = append(shares, [maxTerms]float32{})
-		for k := range r.table {
-			v := float32(slugDF[k]) / float32(end-start)
-			shares[len(shares)-1][k] = v
-			maxShare[k] = max(maxShare[k], v)
-		}
-	}
-	sc.touched, sc.shares = touched, shares
-	// An object's share of an app's actions, relative to the app where it is most central:
-	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
-	for si := range shares {
-		for k := range r.table {
-			if maxShare[k] > 0 {
-				shares[si][k] /= maxShare[k]
-			}
-		}
-	}
-	for ri, si := 0, 0; ri < len(runs); ri++ {
-		if runs[ri].tEnd > runs[ri].tStart {
-			runs[ri].share = &shares[si]
-			si++
-		}
-	}
-	if repeats {
-		r.liftRepeats(use, appWords)
-	}
-	// Actions an outside source lifts are candidates too, though they match no term.
-	if lifted := r.lifted(); len(lifted) > 0 {
-		sc.touched = liftInto(runs, sc.touched, lifted, sc, metas)
-	}
+	b.match(r, sc)
+	df := sc.termFrequencies(len(r.table))
+	r.lift(sc, use)
 	// IDF over the candidate actions, divided by the IDF of a term only one action holds,
 	// so that scores mean the same for two apps and for two hundred.
 	var idf [maxTerms]float64
@@ -170,6 +81,113 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		r.homeRepeats()
 	}
 	return r
+}
+
+// match sets the mask of the table's terms each field of each action holds (sc.slugM,
+// nameM, descM, paramM) and each run's touched actions, sc.touched[rn.tStart:rn.tEnd]: those
+// that hold a term, and all the actions of a small app whose name holds one or that a
+// clause names. Each run keeps its app's name terms and the table terms they hold.
+func (b *Builder) match(r *ranking, sc *scratch) {
+	ids := b.index.table(r.table)
+	lookup := newTermMatcher(r.table)
+	var params []string
+	touched := sc.touched[:0]
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		start, end := rn.start, rn.end
+		rn.tStart = len(touched)
+		if ix := rn.ix; ix != nil {
+			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, sc.paramM, start, touched)
+		} else {
+			for i := start; i < end; i++ {
+				m := &r.metas[i]
+				sc.slugM[i] = lookup.mask(m.SlugTerms)
+				sc.nameM[i] = lookup.mask(m.NameTerms)
+				sc.descM[i] = lookup.mask(m.DescTerms)
+				params = paramTerms(b.an, m.Params, params[:0])
+				sc.paramM[i] = lookup.mask(params)
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] != 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
+		// The app's name is a field of each of its actions; a small app is about what its
+		// name says, so all its actions are matched when the name shares a term, or when a
+		// clause names the app.
+		if rn.ix != nil {
+			rn.appTerms = rn.ix.appTerms
+		} else {
+			rn.appTerms = b.an.SlugTerms(r.metas[start].App, "")
+		}
+		rn.appMask = lookup.mask(rn.appTerms)
+		if end-start <= smallApp && (rn.appMask != 0 || r.named(r.metas[start].App)) {
+			for i := start; i < end; i++ {
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
+		rn.tEnd = len(touched)
+	}
+	sc.touched = touched
+}
+
+// termFrequencies returns, for each of the table's terms terms, how many touched actions
+// hold it (the app's name counting as a field of each); recall's IDF reads it. It also
+// sets the share of each run whose actions were touched (see run.share).
+func (sc *scratch) termFrequencies(terms int) (df [maxTerms]int) {
+	var maxShare [maxTerms]float32
+	shares := sc.shares[:0]
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		if rn.tEnd == rn.tStart {
+			continue
+		}
+		var slugDF [maxTerms]int
+		for _, i := range sc.touched[rn.tStart:rn.tEnd] {
+			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i] | rn.appMask; all != 0; all &= all - 1 {
+				df[bits.TrailingZeros64(all)]++
+			}
+			for s := sc.slugM[i]; s != 0; s &= s - 1 {
+				slugDF[bits.TrailingZeros64(s)]++
+			}
+		}
+		shares = append(shares, [maxTerms]float32{})
+		for k := range terms {
+			v := float32(slugDF[k]) / float32(rn.end-rn.start)
+			shares[len(shares)-1][k] = v
+			maxShare[k] = max(maxShare[k], v)
+		}
+	}
+	sc.shares = shares
+	// An object's share of an app's actions, relative to the app where it is most central:
+	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
+	for si := range shares {
+		for k := range terms {
+			if maxShare[k] > 0 {
+				shares[si][k] /= maxShare[k]
+			}
+		}
+	}
+	for ri, si := 0, 0; ri < len(sc.runs); ri++ {
+		if sc.runs[ri].tEnd > sc.runs[ri].tStart {
+			sc.runs[ri].share = &shares[si]
+			si++
+		}
+	}
+	return df
+}
+
+// lift adds to the touched actions those an outside source lifts, though they match no
+// term: the signals' lifts, and the earlier successful calls the request repeats (use may
+// be nil).
+func (r *ranking) lift(sc *scratch, use *usageModel) {
+	if r.priors != nil && len(use.keys) > 0 {
+		r.liftRepeats(use, sc.runs)
+	}
+	if lifted := r.lifted(); len(lifted) > 0 {
+		sc.touched = liftInto(sc.runs, sc.touched, lifted, sc, r.metas)
+	}
 }
 
 // scratch is per-call working memory, pooled by the Builder.
@@ -284,8 +302,10 @@ type run struct {
 	// touched[tStart:tEnd] (of the scratch) are the run's actions that share a term with
 	// the prompt, in order.
 	tStart, tEnd int
-	// appMask holds the table terms the app's own name holds (see recall.go).
-	appMask uint64
+	// appTerms are the terms of the app's name; appMask holds the table terms among them
+	// (see recall.go).
+	appTerms []string
+	appMask  uint64
 	// share is, per table term, the share of the app's actions whose slug holds it,
 	// relative to the largest such share among the candidate apps; nil when no action of
 	// the app was touched.
@@ -390,10 +410,14 @@ func (m *termMatcher) mask(terms []string) (mask uint64) {
 
 // liftRepeats finds the earlier successful calls the request repeats (near or exact) in
 // the workspace's model, and lifts their actions into every stated clause: homeRepeats
-// keeps each in one. The words of the apps' names (appWords) count on neither side: a
+// keeps each in one. The words of the apps' names (those of runs) count on neither side: a
 // record of use keeps the terms of a prompt read without its apps (PromptTerms), the
 // ranking reads it with them, and the two differ most in those words.
-func (r *ranking) liftRepeats(use *usageModel, appWords []string) {
+func (r *ranking) liftRepeats(use *usageModel, runs []run) {
+	var appWords []string
+	for ri := range runs {
+		appWords = append(appWords, runs[ri].appTerms...)
+	}
 	nStated := len(r.clauses) - r.lookups
 	var terms []string
 	for ci := range r.clauses[:nStated] {
