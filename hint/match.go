@@ -1,7 +1,6 @@
 package hint
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -18,16 +17,22 @@ import (
 // touched too though they share none.
 //
 // rankPrepare, the part of a Build that does not depend on the weights, runs this stage and
-// the ones it feeds, in order: it analyses the prompt (analyse.go), matches, has recall
-// (recall.go) score the touched actions by BM25F, and has features (features.go) describe
-// each clause's candidates. The ranking it returns goes to order (order.go).
+// the ones around it in order, each a function of its own: the apps' runs (appRuns, whose
+// main objects analysing a clause may ask for), the clauses and their term table
+// (analyseClauses, analyse.go), what outside sources say of them (listen), the match
+// (match: each action's terms by field; termFrequencies: each term's count over the
+// touched actions; lift: the actions outside sources lift), recall's IDF and BM25F for the
+// whole prompt (recall.go), and each clause's candidates (candidateLists, features.go). The
+// ranking it returns goes to order (order.go).
 
 const genericDF = 1500 // catalogue actions from which a word is too common to be an app's object
 
-// rankPrepare matches the analysed prompt against metas. src and use, either may be nil,
-// are what sources outside the lexical ranking say: per clause, and the workspace's record
-// of use (its priors by action, and the earlier calls the request repeats), for every
-// clause.
+// rankPrepare runs the stages up to features for the analysed prompt pa over metas, the
+// actions in scope, one function a stage, and returns the ranking order reads; nil when
+// the prompt has no clause or no term, or there is no action. src and use, either may be
+// nil, are what sources outside the lexical ranking say: per clause, and the workspace's
+// record of use (its priors by action, and the earlier calls the request repeats), for
+// every clause.
 // sc is working memory the ranking may point into: it must outlive the ranking's use.
 func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMeta, sc *scratch, src signalSource, use *usageModel) *ranking {
 	p := pa.get(b.an)
@@ -38,48 +43,29 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	if use != nil {
 		r.priors = use.priors
 	}
-	// The apps' runs come before the clauses: a clause that names an app but not what it
-	// acts on is about the app's main objects, which the app's run gives.
-	n := len(metas)
-	sc.reset(n)
+	// The apps' runs are set up first, though matching is what walks them: analysing a
+	// clause that names an app but not what it acts on looks up the app's main objects,
+	// which the app's run gives.
+	sc.reset(len(metas))
 	runs := b.appRuns(metas, sc)
 	r.objectsOf = b.objectsOf(runs, metas)
+	// Analyse: the clauses and their term table; then what outside sources say of them.
 	b.analyseClauses(req, p, r)
 	r.listen(src)
 	if len(r.table) == 0 {
 		return nil
 	}
-
+	// Match: the actions that hold the table's terms, field by field, and those lifted.
 	b.match(r, sc)
 	df := sc.termFrequencies(len(r.table))
 	r.lift(sc, use)
-	// IDF over the candidate actions, divided by the IDF of a term only one action holds,
-	// so that scores mean the same for two apps and for two hundred.
-	var idf [maxTerms]float64
-	top := math.Log(1 + (float64(n)+0.5)/0.5)
-	for k := range r.table {
-		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
-	}
+	// Recall: BM25F over the touched actions, for the whole prompt here and for each
+	// clause as its candidates are kept.
+	idf := idfOf(df, len(r.table), len(metas))
 	sc.bm25Docs(metas, avgFieldLens(runs, metas))
 	r.recall = b.promptRecall(r, sc, &idf)
-	r.lists = make([][]cand, len(r.clauses))
-	found := false
-	for ci := range r.clauses {
-		info := &r.clauses[ci]
-		r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), false)
-		found = found || len(r.lists[ci]) > 0
-	}
-	r.homeRepeats()
-	if !found && !r.recipe {
-		// Nothing passes the gate (a vague prompt): the best guesses among actions that
-		// share any word with the prompt, which the hint will not be sure of.
-		r.relaxed = true
-		for ci := range r.clauses {
-			info := &r.clauses[ci]
-			r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), true)
-		}
-		r.homeRepeats()
-	}
+	// Features: each clause's candidates.
+	b.candidateLists(r, sc, idf)
 	return r
 }
 
