@@ -87,6 +87,38 @@ type clauseInfo struct {
 	progressive bool
 }
 
+// analyseClauses makes the analysed prompt p the ranking's: r's term table, its clauses
+// (each stated clause, then the steps they imply: r.lookups and r.of) and the capabilities
+// they ask for. It reads r.objectsOf: a clause that names an app but not what it acts on is
+// about the app's main objects.
+func (b *Builder) analyseClauses(req Request, p text.Prompt, r *ranking) {
+	// Every clause's own words have a place in the table before any expansion takes one:
+	// a long first clause's synonyms must not crowd out what a later clause asks for.
+	for _, c := range p.Clauses {
+		for _, t := range topTerms(c.Terms, b.limits.MaxQueryTokens) {
+			if t.Source == text.SourceWord && len(r.table) < maxTerms && !slices.Contains(r.table, t.Stem) {
+				r.table = append(r.table, t.Stem)
+			}
+		}
+	}
+	clauses := make([]clauseInfo, len(p.Clauses))
+	for ci, c := range p.Clauses {
+		var prev *clauseInfo
+		if ci > 0 {
+			prev = &clauses[ci-1]
+		}
+		b.prepareClause(&clauses[ci], c, prev, &r.table, r.objectsOf)
+		r.caps = appendUniq(r.caps, clauses[ci].caps...)
+	}
+	lookups, of := b.lookups(req, clauses, &r.table)
+	r.clauses = append(clauses, lookups...)
+	r.lookups, r.of = len(lookups), of
+	for ci := range r.clauses {
+		r.clauses[ci].setVerbBits(r.table)
+		r.clauses[ci].family = b.an.Family(r.clauses[ci].c.Verb)
+	}
+}
+
 // prepareClause turns an analysed clause into the ranking's view of it, adding its terms to
 // the table.
 // prev is the clause before, nil for the first.

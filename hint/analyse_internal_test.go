@@ -29,19 +29,11 @@ func TestLookups(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newAnalysis(tc.prompt, []string{"gmail"}).get(b.an)
-			var table []string
-			clauses := make([]clauseInfo, len(p.Clauses))
-			for ci, c := range p.Clauses {
-				var prev *clauseInfo
-				if ci > 0 {
-					prev = &clauses[ci-1]
-				}
-				b.prepareClause(&clauses[ci], c, prev, &table, func(string) []string { return nil })
-			}
-			lks, of := b.lookups(Request{RecipeMode: tc.recipe}, clauses, &table)
+			r := &ranking{objectsOf: func(string) []string { return nil }}
+			b.analyseClauses(Request{RecipeMode: tc.recipe}, p, r)
 			var got []lookup
-			for k, lk := range lks {
-				got = append(got, lookup{lk.c.Verb, of[k]})
+			for k, lk := range r.clauses[len(r.clauses)-r.lookups:] {
+				got = append(got, lookup{lk.c.Verb, r.of[k]})
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("lookups (-want +got):\n%s", diff)

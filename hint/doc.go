@@ -128,6 +128,8 @@
 //   - calibrate (calibrate.go) gives [Result.Probability] and whether the hint is confident;
 //   - render (render.go) writes the text the model reads.
 //
-// The stages up to features do not depend on the weights: [Builder.Trace] keeps what they
-// give, so that weights can be fitted without analysing the prompts again.
+// Each stage is a function of its own, taking what the stages before it give; the stages
+// up to features are called in order by one function of match.go. They do not depend on
+// the weights: [Builder.Trace] keeps what they give, so that weights can be fitted without
+// analysing the prompts again.
 package hint

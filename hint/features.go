@@ -54,6 +54,26 @@ type signal struct {
 // clause, before matching.
 type signalSource func(words string, terms []string) map[string]signal
 
+// candidateLists sets each clause's candidates, r.lists. When none passes the gate and the
+// request is not in recipe mode, they are the best guesses among the actions that share any
+// word with the prompt, which the hint will not be sure of (r.relaxed).
+func (b *Builder) candidateLists(r *ranking, sc *scratch, idf [maxTerms]float64) {
+	r.lists = make([][]cand, len(r.clauses))
+	for {
+		found := false
+		for ci := range r.clauses {
+			info := &r.clauses[ci]
+			r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), r.relaxed)
+			found = found || len(r.lists[ci]) > 0
+		}
+		r.homeRepeats()
+		if found || r.recipe || r.relaxed {
+			return
+		}
+		r.relaxed = true // a vague prompt: nothing passes the gate
+	}
+}
+
 // candidates scores nothing: it finds the actions that may serve a clause and describes
 // each by its features.
 func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]float64, descShare map[string]float32, relaxed bool) []cand {

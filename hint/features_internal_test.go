@@ -1,10 +1,50 @@
 package hint
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolhint/toolhint/internal/text"
 )
+
+// TestCandidateLists: each clause keeps its candidates; a prompt none of whose clauses
+// keeps one is relaxed (its lists are guesses), except in recipe mode.
+func TestCandidateLists(t *testing.T) {
+	b := New(Config{})
+	metas := signalFixture()
+	for _, tc := range []struct {
+		name        string
+		prompt      string
+		recipe      bool
+		want        []string // each clause's candidates, by slug
+		wantRelaxed bool
+	}{
+		{"a clear request", "send an email", false, []string{"GMAIL_FETCH_EMAILS", "GMAIL_SEND_EMAIL"}, false},
+		{"a vague request", "information please", false, nil, true},
+		{"a vague recipe", "information please", true, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := b.rankPrepare(Request{AgentID: 1, RecipeMode: tc.recipe}, newAnalysis(tc.prompt, []string{"gmail", "todoist"}), metas, &scratch{}, nil, nil)
+			if r == nil {
+				t.Fatal("no ranking")
+			}
+			var got []string
+			for _, l := range r.lists {
+				for _, c := range l {
+					got = append(got, metas[c.i].Action)
+				}
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("candidates (-want +got):\n%s", diff)
+			}
+			if r.relaxed != tc.wantRelaxed {
+				t.Errorf("relaxed = %v, want %v", r.relaxed, tc.wantRelaxed)
+			}
+		})
+	}
+}
 
 // TestVerbFeature: an action's verb against a clause's gives one verb feature: the same
 // verb, or the clause's own verb word in the slug, agrees; the same family, add for create

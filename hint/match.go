@@ -1,13 +1,11 @@
 package hint
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 	"strings"
 
 	"github.com/toolhint/toolhint/cache"
-	"github.com/toolhint/toolhint/internal/text"
 )
 
 // Match, where recall begins. It takes the analysed clauses and their term table
@@ -19,16 +17,22 @@ import (
 // touched too though they share none.
 //
 // rankPrepare, the part of a Build that does not depend on the weights, runs this stage and
-// the ones it feeds, in order: it analyses the prompt (analyse.go), matches, has recall
-// (recall.go) score the touched actions by BM25F, and has features (features.go) describe
-// each clause's candidates. The ranking it returns goes to order (order.go).
+// the ones around it in order, each a function of its own: the apps' runs (appRuns, whose
+// main objects analysing a clause may ask for), the clauses and their term table
+// (analyseClauses, analyse.go), what outside sources say of them (listen), the match
+// (match: each action's terms by field; termFrequencies: each term's count over the
+// touched actions; lift: the actions outside sources lift), recall's IDF and BM25F for the
+// whole prompt (recall.go), and each clause's candidates (candidateLists, features.go). The
+// ranking it returns goes to order (order.go).
 
 const genericDF = 1500 // catalogue actions from which a word is too common to be an app's object
 
-// rankPrepare matches the analysed prompt against metas. src and use, either may be nil,
-// are what sources outside the lexical ranking say: per clause, and the workspace's record
-// of use (its priors by action, and the earlier calls the request repeats), for every
-// clause.
+// rankPrepare runs the stages up to features for the analysed prompt pa over metas, the
+// actions in scope, one function a stage, and returns the ranking order reads; nil when
+// the prompt has no clause or no term, or there is no action. src and use, either may be
+// nil, are what sources outside the lexical ranking say: per clause, and the workspace's
+// record of use (its priors by action, and the earlier calls the request repeats), for
+// every clause.
 // sc is working memory the ranking may point into: it must outlive the ranking's use.
 func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMeta, sc *scratch, src signalSource, use *usageModel) *ranking {
 	p := pa.get(b.an)
@@ -39,14 +43,182 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 	if use != nil {
 		r.priors = use.priors
 	}
-	n := len(metas)
-	sc.reset()
+	// The apps' runs are set up first, though matching is what walks them: analysing a
+	// clause that names an app but not what it acts on looks up the app's main objects,
+	// which the app's run gives.
+	sc.reset(len(metas))
+	runs := b.appRuns(metas, sc)
+	r.objectsOf = b.objectsOf(runs, metas)
+	// Analyse: the clauses and their term table; then what outside sources say of them.
+	b.analyseClauses(req, p, r)
+	r.listen(src)
+	if len(r.table) == 0 {
+		return nil
+	}
+	// Match: the actions that hold the table's terms, field by field, and those lifted.
+	b.match(r, sc)
+	df := sc.termFrequencies(len(r.table))
+	r.lift(sc, use)
+	// Recall: BM25F over the touched actions, for the whole prompt here and for each
+	// clause as its candidates are kept.
+	idf := idfOf(df, len(r.table), len(metas))
+	sc.bm25Docs(metas, avgFieldLens(runs, metas))
+	r.recall = b.promptRecall(r, sc, &idf)
+	// Features: each clause's candidates.
+	b.candidateLists(r, sc, idf)
+	return r
+}
+
+// match sets the mask of the table's terms each field of each action holds (sc.slugM,
+// nameM, descM, paramM) and each run's touched actions, sc.touched[rn.tStart:rn.tEnd]: those
+// that hold a term, and all the actions of a small app whose name holds one or that a
+// clause names. Each run keeps its app's name terms and the table terms they hold.
+func (b *Builder) match(r *ranking, sc *scratch) {
+	ids := b.index.table(r.table)
+	lookup := newTermMatcher(r.table)
+	var params []string
+	touched := sc.touched[:0]
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		start, end := rn.start, rn.end
+		rn.tStart = len(touched)
+		if ix := rn.ix; ix != nil {
+			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, sc.paramM, start, touched)
+		} else {
+			for i := start; i < end; i++ {
+				m := &r.metas[i]
+				sc.slugM[i] = lookup.mask(m.SlugTerms)
+				sc.nameM[i] = lookup.mask(m.NameTerms)
+				sc.descM[i] = lookup.mask(m.DescTerms)
+				params = paramTerms(b.an, m.Params, params[:0])
+				sc.paramM[i] = lookup.mask(params)
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] != 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
+		// The app's name is a field of each of its actions; a small app is about what its
+		// name says, so all its actions are matched when the name shares a term, or when a
+		// clause names the app.
+		if rn.ix != nil {
+			rn.appTerms = rn.ix.appTerms
+		} else {
+			rn.appTerms = b.an.SlugTerms(r.metas[start].App, "")
+		}
+		rn.appMask = lookup.mask(rn.appTerms)
+		if end-start <= smallApp && (rn.appMask != 0 || r.named(r.metas[start].App)) {
+			for i := start; i < end; i++ {
+				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
+					touched = append(touched, int32(i))
+				}
+			}
+		}
+		rn.tEnd = len(touched)
+	}
+	sc.touched = touched
+}
+
+// termFrequencies returns, for each of the table's terms terms, how many touched actions
+// hold it (the app's name counting as a field of each); recall's IDF reads it. It also
+// sets the share of each run whose actions were touched (see run.share).
+func (sc *scratch) termFrequencies(terms int) (df [maxTerms]int) {
+	var maxShare [maxTerms]float32
+	shares := sc.shares[:0]
+	for ri := range sc.runs {
+		rn := &sc.runs[ri]
+		if rn.tEnd == rn.tStart {
+			continue
+		}
+		var slugDF [maxTerms]int
+		for _, i := range sc.touched[rn.tStart:rn.tEnd] {
+			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i] | rn.appMask; all != 0; all &= all - 1 {
+				df[bits.TrailingZeros64(all)]++
+			}
+			for s := sc.slugM[i]; s != 0; s &= s - 1 {
+				slugDF[bits.TrailingZeros64(s)]++
+			}
+		}
+		shares = append(shares, [maxTerms]float32{})
+		for k := range terms {
+			v := float32(slugDF[k]) / float32(rn.end-rn.start)
+			shares[len(shares)-1][k] = v
+			maxShare[k] = max(maxShare[k], v)
+		}
+	}
+	sc.shares = shares
+	// An object's share of an app's actions, relative to the app where it is most central:
+	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
+	for si := range shares {
+		for k := range terms {
+			if maxShare[k] > 0 {
+				shares[si][k] /= maxShare[k]
+			}
+		}
+	}
+	for ri, si := 0, 0; ri < len(sc.runs); ri++ {
+		if sc.runs[ri].tEnd > sc.runs[ri].tStart {
+			sc.runs[ri].share = &shares[si]
+			si++
+		}
+	}
+	return df
+}
+
+// lift adds to the touched actions those an outside source lifts, though they match no
+// term: the signals' lifts, and the earlier successful calls the request repeats (use may
+// be nil).
+func (r *ranking) lift(sc *scratch, use *usageModel) {
+	if r.priors != nil && len(use.keys) > 0 {
+		r.liftRepeats(use, sc.runs)
+	}
+	if lifted := r.lifted(); len(lifted) > 0 {
+		sc.touched = liftInto(sc.runs, sc.touched, lifted, sc, r.metas)
+	}
+}
+
+// scratch is per-call working memory, pooled by the Builder.
+type scratch struct {
+	slugM, nameM, descM, paramM []uint64
+	runs                        []run
+	touched                     []int32
+	shares                      [][maxTerms]float32
+	cands                       []cand // the candidates of all clauses
+	// traits memoises the traits of actions of apps without an index; traitSet says which
+	// are known.
+	traits   []traits
+	traitSet []bool
+	// docs are the touched actions as BM25F reads them (in the order of touched).
+	docs []bm25Doc
+	// bm is the BM25F score of each touched action for the clause being matched (in the
+	// order of touched); bmTop the clause's best scores (see recallScores).
+	bm, bmTop []float64
+	// promptBM is each touched action's BM25F score for the whole prompt, promptBest the
+	// best (see promptRecall).
+	promptBM   []float64
+	promptBest float64
+}
+
+// reset readies sc for a call over n actions: it clears the masks the previous call set,
+// so that every mask starts at zero (only the actions it touched can have bits), and sizes
+// them for n.
+func (sc *scratch) reset(n int) {
+	for _, i := range sc.touched {
+		sc.slugM[i], sc.nameM[i], sc.descM[i], sc.paramM[i] = 0, 0, 0, 0
+	}
+	sc.touched = sc.touched[:0]
+	sc.cands = sc.cands[:0]
 	sc.slugM = grow(sc.slugM, n)
 	sc.nameM = grow(sc.nameM, n)
 	sc.descM = grow(sc.descM, n)
 	sc.paramM = grow(sc.paramM, n)
-	// One run per app; its term index is looked up (and built) before the table is mapped
-	// to term IDs, so that a term first seen in an index built now is known to the table.
+}
+
+// appRuns splits metas, the actions in scope, into one run per app, in sc.runs. Each run's
+// term index is looked up (and built) here, before the table is mapped to term IDs, so
+// that a term first seen in an index built now is known to the table. The actions of apps
+// without an index get room in sc for their traits.
+func (b *Builder) appRuns(metas []cache.ActionMeta, sc *scratch) []run {
+	n := len(metas)
 	runs := sc.runs[:0]
 	for start := 0; start < n; {
 		ix, end := b.index.runAt(metas, start, b)
@@ -61,7 +233,13 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		start = end
 	}
 	sc.runs = runs
-	r.objectsOf = func(app string) []string {
+	return runs
+}
+
+// objectsOf returns the lookup of an app's main objects among runs (nil for an app
+// without a run).
+func (b *Builder) objectsOf(runs []run, metas []cache.ActionMeta) func(app string) []string {
+	return func(app string) []string {
 		for ri := range runs {
 			if metas[runs[ri].start].App == app {
 				return runs[ri].objects(b, metas)
@@ -69,32 +247,12 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 		}
 		return nil
 	}
+}
 
-	// Every clause's own words have a place in the table before any expansion takes one:
-	// a long first clause's synonyms must not crowd out what a later clause asks for.
-	for _, c := range p.Clauses {
-		for _, t := range topTerms(c.Terms, b.limits.MaxQueryTokens) {
-			if t.Source == text.SourceWord && len(r.table) < maxTerms && !slices.Contains(r.table, t.Stem) {
-				r.table = append(r.table, t.Stem)
-			}
-		}
-	}
-	clauses := make([]clauseInfo, len(p.Clauses))
-	for ci, c := range p.Clauses {
-		var prev *clauseInfo
-		if ci > 0 {
-			prev = &clauses[ci-1]
-		}
-		b.prepareClause(&clauses[ci], c, prev, &r.table, r.objectsOf)
-		r.caps = appendUniq(r.caps, clauses[ci].caps...)
-	}
-	lookups, of := b.lookups(req, clauses, &r.table)
-	r.clauses = append(clauses, lookups...)
-	r.lookups, r.of = len(lookups), of
-	for ci := range r.clauses {
-		r.clauses[ci].setVerbBits(r.table)
-		r.clauses[ci].family = b.an.Family(r.clauses[ci].c.Verb)
-	}
+// listen asks src, when not nil, what it says of each clause's actions (r.signals), and
+// notes the actions each clause's signals lift (r.lifts); r.outside gathers every action
+// the signals or the priors speak of.
+func (r *ranking) listen(src signalSource) {
 	if src != nil {
 		r.signals = make([]map[string]signal, len(r.clauses))
 		for ci := range r.clauses {
@@ -120,162 +278,6 @@ func (b *Builder) rankPrepare(req Request, pa *analysis, metas []cache.ActionMet
 			r.outside[k] |= v
 		}
 	}
-	if len(r.table) == 0 {
-		return nil
-	}
-
-	ids := b.index.table(r.table)
-	// The words of the apps' names, for matching the request against earlier calls.
-	repeats := r.priors != nil && len(use.keys) > 0
-	var appWords []string
-	lookup := newTermMatcher(r.table)
-	var params []string
-	var df [maxTerms]int
-	var maxShare [maxTerms]float32
-	touched := sc.touched[:0]
-	shares := sc.shares[:0]
-	for ri := range runs {
-		rn := &runs[ri]
-		start, end := rn.start, rn.end
-		rn.tStart = len(touched)
-		if ix := rn.ix; ix != nil {
-			touched = ix.masks(&ids, sc.slugM, sc.nameM, sc.descM, sc.paramM, start, touched)
-		} else {
-			for i := start; i < end; i++ {
-				m := &metas[i]
-				sc.slugM[i] = lookup.mask(m.SlugTerms)
-				sc.nameM[i] = lookup.mask(m.NameTerms)
-				sc.descM[i] = lookup.mask(m.DescTerms)
-				params = paramTerms(b.an, m.Params, params[:0])
-				sc.paramM[i] = lookup.mask(params)
-				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] != 0 {
-					touched = append(touched, int32(i))
-				}
-			}
-		}
-		// The app's name is a field of each of its actions; a small app is about what its
-		// name says, so all its actions are matched when the name shares a term, or when a
-		// clause names the app.
-		var appTerms []string
-		if rn.ix != nil {
-			appTerms = rn.ix.appTerms
-		} else {
-			appTerms = b.an.SlugTerms(metas[start].App, "")
-		}
-		rn.appMask = lookup.mask(appTerms)
-		if repeats {
-			appWords = append(appWords, appTerms...)
-		}
-		if end-start <= smallApp && (rn.appMask != 0 || r.named(metas[start].App)) {
-			for i := start; i < end; i++ {
-				if sc.slugM[i]|sc.nameM[i]|sc.descM[i]|sc.paramM[i] == 0 {
-					touched = append(touched, int32(i))
-				}
-			}
-		}
-		rn.tEnd = len(touched)
-		if rn.tEnd == rn.tStart {
-			continue
-		}
-		var slugDF [maxTerms]int
-		for _, i := range touched[rn.tStart:rn.tEnd] {
-			for all := sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i] | rn.appMask; all != 0; all &= all - 1 {
-				df[bits.TrailingZeros64(all)]++
-			}
-			for s := sc.slugM[i]; s != 0; s &= s - 1 {
-				slugDF[bits.TrailingZeros64(s)]++
-			}
-		}
-		shares = append(shares, [maxTerms]float32{})
-		for k := range r.table {
-			v := float32(slugDF[k]) / float32(end-start)
-			shares[len(shares)-1][k] = v
-			maxShare[k] = max(maxShare[k], v)
-		}
-	}
-	sc.touched, sc.shares = touched, shares
-	// An object's share of an app's actions, relative to the app where it is most central:
-	// e-mails are 1 for the mail app and a small fraction for a CRM that also has some.
-	for si := range shares {
-		for k := range r.table {
-			if maxShare[k] > 0 {
-				shares[si][k] /= maxShare[k]
-			}
-		}
-	}
-	for ri, si := 0, 0; ri < len(runs); ri++ {
-		if runs[ri].tEnd > runs[ri].tStart {
-			runs[ri].share = &shares[si]
-			si++
-		}
-	}
-	if repeats {
-		r.liftRepeats(use, appWords)
-	}
-	// Actions an outside source lifts are candidates too, though they match no term.
-	if lifted := r.lifted(); len(lifted) > 0 {
-		sc.touched = liftInto(runs, sc.touched, lifted, sc, metas)
-	}
-	// IDF over the candidate actions, divided by the IDF of a term only one action holds,
-	// so that scores mean the same for two apps and for two hundred.
-	var idf [maxTerms]float64
-	top := math.Log(1 + (float64(n)+0.5)/0.5)
-	for k := range r.table {
-		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
-	}
-	sc.bm25Docs(metas, avgFieldLens(runs, metas))
-	r.recall = b.promptRecall(r, sc, &idf)
-	r.lists = make([][]cand, len(r.clauses))
-	found := false
-	for ci := range r.clauses {
-		info := &r.clauses[ci]
-		r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), false)
-		found = found || len(r.lists[ci]) > 0
-	}
-	r.homeRepeats()
-	if !found && !r.recipe {
-		// Nothing passes the gate (a vague prompt): the best guesses among actions that
-		// share any word with the prompt, which the hint will not be sure of.
-		r.relaxed = true
-		for ci := range r.clauses {
-			info := &r.clauses[ci]
-			r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), true)
-		}
-		r.homeRepeats()
-	}
-	return r
-}
-
-// scratch is per-call working memory, pooled by the Builder.
-type scratch struct {
-	slugM, nameM, descM, paramM []uint64
-	runs                        []run
-	touched                     []int32
-	shares                      [][maxTerms]float32
-	cands                       []cand // the candidates of all clauses
-	// traits memoises the traits of actions of apps without an index; traitSet says which
-	// are known.
-	traits   []traits
-	traitSet []bool
-	// docs are the touched actions as BM25F reads them (in the order of touched).
-	docs []bm25Doc
-	// bm is the BM25F score of each touched action for the clause being matched (in the
-	// order of touched); bmTop the clause's best scores (see recallScores).
-	bm, bmTop []float64
-	// promptBM is each touched action's BM25F score for the whole prompt, promptBest the
-	// best (see promptRecall).
-	promptBM   []float64
-	promptBest float64
-}
-
-// reset clears the masks the previous call set, so that every mask starts at zero; only
-// the actions it touched can have bits.
-func (sc *scratch) reset() {
-	for _, i := range sc.touched {
-		sc.slugM[i], sc.nameM[i], sc.descM[i], sc.paramM[i] = 0, 0, 0, 0
-	}
-	sc.touched = sc.touched[:0]
-	sc.cands = sc.cands[:0]
 }
 
 // run is one app's stretch of the metadata, with its term index when it has one.
@@ -286,8 +288,10 @@ type run struct {
 	// touched[tStart:tEnd] (of the scratch) are the run's actions that share a term with
 	// the prompt, in order.
 	tStart, tEnd int
-	// appMask holds the table terms the app's own name holds (see recall.go).
-	appMask uint64
+	// appTerms are the terms of the app's name; appMask holds the table terms among them
+	// (see recall.go).
+	appTerms []string
+	appMask  uint64
 	// share is, per table term, the share of the app's actions whose slug holds it,
 	// relative to the largest such share among the candidate apps; nil when no action of
 	// the app was touched.
@@ -392,10 +396,14 @@ func (m *termMatcher) mask(terms []string) (mask uint64) {
 
 // liftRepeats finds the earlier successful calls the request repeats (near or exact) in
 // the workspace's model, and lifts their actions into every stated clause: homeRepeats
-// keeps each in one. The words of the apps' names (appWords) count on neither side: a
+// keeps each in one. The words of the apps' names (those of runs) count on neither side: a
 // record of use keeps the terms of a prompt read without its apps (PromptTerms), the
 // ranking reads it with them, and the two differ most in those words.
-func (r *ranking) liftRepeats(use *usageModel, appWords []string) {
+func (r *ranking) liftRepeats(use *usageModel, runs []run) {
+	var appWords []string
+	for ri := range runs {
+		appWords = append(appWords, runs[ri].appTerms...)
+	}
 	nStated := len(r.clauses) - r.lookups
 	var terms []string
 	for ci := range r.clauses[:nStated] {

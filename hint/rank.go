@@ -22,10 +22,10 @@ import "github.com/toolhint/toolhint/cache"
 //   - render (render.go, with the parameter hints of params.go): the Result as the text the
 //     model reads.
 //
-// The stages up to features do not depend on the weights: rankPrepare (match.go) runs them
-// and returns a ranking, which a Trace keeps so that weights can be fitted without
-// analysing again. rank runs them for a Build, then order and calibrate (fill), then the
-// parameter hints; Build renders the Result.
+// The stages up to features do not depend on the weights: rankPrepare (match.go) calls
+// them in order, one function a stage, and returns a ranking, which a Trace keeps so that
+// weights can be fitted without analysing again. rank runs them for a Build, then order
+// and calibrate (fill), then the parameter hints; Build renders the Result.
 
 // maxTerms bounds the terms of a prompt's table, so that a term is a bit of a uint64.
 const maxTerms = 64

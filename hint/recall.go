@@ -148,6 +148,17 @@ func bm25f(q *[maxTerms]float64, mask uint64, d *bm25Doc, app uint64) float64 {
 	return s
 }
 
+// idfOf returns the IDF of each of the table's terms terms over n actions, df[k] of which
+// hold term k, divided by the IDF of a term only one action holds, so that scores mean the
+// same for two apps and for two hundred.
+func idfOf(df [maxTerms]int, terms, n int) (idf [maxTerms]float64) {
+	top := math.Log(1 + (float64(n)+0.5)/0.5)
+	for k := range terms {
+		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
+	}
+	return idf
+}
+
 // recallScores fills sc.bm with the BM25F score of each touched action for clause info (in
 // the order of sc.touched) and returns the least score that admits an action on recall
 // alone (the recallDepth-th best, above zero) and the best score.
