@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -18,8 +19,8 @@ var _ KnowledgeStore = (*Postgres)(nil)
 
 // pgKnowledge is the decoded catalogue knowledge a Postgres read last.
 type pgKnowledge struct {
-	mu sync.Mutex
-	k  CatalogKnowledge
+	cur atomic.Pointer[CatalogKnowledge] // read without the lock: the version matches on most calls
+	mu  sync.Mutex                       // held only while a new version is read
 }
 
 // pgPutKnowledge computes the knowledge of the catalogue as tx leaves it and replaces the
@@ -119,10 +120,13 @@ func (p *Postgres) CatalogKnowledge(ctx context.Context) (CatalogKnowledge, erro
 	case err != nil:
 		return CatalogKnowledge{}, pgWrap(ctx, "catalog knowledge", err)
 	}
+	if k := p.know.cur.Load(); k != nil && k.Version == version {
+		return *k, nil
+	}
 	p.know.mu.Lock()
 	defer p.know.mu.Unlock()
-	if p.know.k.Version == version {
-		return p.know.k, nil
+	if k := p.know.cur.Load(); k != nil && k.Version == version {
+		return *k, nil // read by another call meanwhile
 	}
 	var row struct {
 		Version string `db:"version"`
@@ -144,6 +148,7 @@ func (p *Postgres) CatalogKnowledge(ctx context.Context) (CatalogKnowledge, erro
 	if err != nil {
 		return CatalogKnowledge{}, pgWrap(ctx, "catalog knowledge", err)
 	}
-	p.know.k = CatalogKnowledge{Version: row.Version, Actions: row.Actions, Apps: row.Apps, Table: table}
-	return p.know.k, nil
+	k := &CatalogKnowledge{Version: row.Version, Actions: row.Actions, Apps: row.Apps, Table: table}
+	p.know.cur.Store(k)
+	return *k, nil
 }

@@ -59,11 +59,14 @@ type signalSource func(words string, terms []string) map[string]signal
 // word with the prompt, which the hint will not be sure of (r.relaxed).
 func (b *Builder) candidateLists(r *ranking, sc *scratch, idf [maxTerms]float64) {
 	r.lists = make([][]cand, len(r.clauses))
+	shares := make([]map[string]float32, len(r.clauses))
+	for ci := range r.clauses {
+		shares[ci] = b.appDescShares(r.table, &r.clauses[ci])
+	}
 	for {
 		found := false
 		for ci := range r.clauses {
-			info := &r.clauses[ci]
-			r.lists[ci] = b.candidates(r, ci, sc, idf, b.appDescShares(r.table, info), r.relaxed)
+			r.lists[ci] = b.candidates(r, ci, sc, idf, shares[ci])
 			found = found || len(r.lists[ci]) > 0
 		}
 		r.homeRepeats()
@@ -76,7 +79,7 @@ func (b *Builder) candidateLists(r *ranking, sc *scratch, idf [maxTerms]float64)
 
 // candidates scores nothing: it finds the actions that may serve a clause and describes
 // each by its features.
-func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]float64, descShare map[string]float32, relaxed bool) []cand {
+func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]float64, descShare map[string]float32) []cand {
 	metas, info := r.metas, &r.clauses[ci]
 	// The candidates go to the scratch's arena; earlier clauses' lists keep pointing at
 	// the array they were appended to, which a growing arena leaves untouched.
@@ -91,7 +94,7 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 	for _, id := range info.caps {
 		wantCaps |= capBit(id)
 	}
-	if r.recipe || relaxed {
+	if r.recipe || r.relaxed {
 		floor = 0 // everything that shares a word is a candidate already
 	}
 	if r.signals != nil {
@@ -156,17 +159,17 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			t := rn.traits(b, sc, metas, i)
 			aVerb, aFam := t.verb, t.family
 			verbWord, anyVerb := info.verbsInSlug(sc.slugM[i], m.SlugTerms)
-			if m.Destructive && !b.destructiveFits(info, aVerb, anyVerb) {
+			if m.Destructive && !info.destructiveFits(aVerb, anyVerb) {
 				return
 			}
 			capHit := info.specific && t.caps&wantCaps != 0 && capOverlap(m.Capabilities, info.caps)
-			vf := b.verbFeature(info, aVerb, aFam, verbWord, anyVerb)
+			vf := info.verbFeature(aVerb, aFam, verbWord, anyVerb)
 			// Gate (chatbot): the action must match what the clause acts on, or one of its
 			// specific capabilities, or be an action of the app the clause names with a
 			// fitting verb ("search my Gmail").
 			objHit := (sm|nm)&info.gateMask != 0 || (dm&info.gateMask != 0 && sm|nm != 0)
 			recallOnly := false
-			if !r.recipe && !relaxed {
+			if !r.recipe && !r.relaxed {
 				fits := vf == featVerbSame || vf == featVerbFamily || vf == featVerbAddCreate
 				switch {
 				case capHit, objHit, lift:
@@ -349,7 +352,7 @@ func (b *Builder) appDescShares(table []string, info *clauseInfo) map[string]flo
 
 // verbFeature returns the verb feature of an action for a clause, or -1 when the clause has
 // no verb.
-func (b *Builder) verbFeature(info *clauseInfo, aVerb, fa string, word, anyVerb bool) int {
+func (info *clauseInfo) verbFeature(aVerb, fa string, word, anyVerb bool) int {
 	cv := info.c.Verb
 	switch {
 	case cv == "":
@@ -414,7 +417,7 @@ func (info *clauseInfo) verbsInSlug(slugMask uint64, slugTerms []string) (word, 
 // destructiveFits reports whether a destructive action may be listed for a clause: only when
 // the clause asks for a destructive operation, and the action does that operation (same verb
 // class, delete for remove, or the prompt's own verb word in its slug).
-func (b *Builder) destructiveFits(info *clauseInfo, aVerb string, anyVerb bool) bool {
+func (info *clauseInfo) destructiveFits(aVerb string, anyVerb bool) bool {
 	if !info.c.Destructive {
 		return false
 	}

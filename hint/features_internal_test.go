@@ -51,7 +51,6 @@ func TestCandidateLists(t *testing.T) {
 // and related families agree less; another family conflicts; a clause without a verb has
 // no verb feature.
 func TestVerbFeature(t *testing.T) {
-	b := &Builder{}
 	for _, tc := range []struct {
 		name           string
 		verb, family   string // the clause's verb and its family
@@ -73,7 +72,7 @@ func TestVerbFeature(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			info := &clauseInfo{c: text.Clause{Verb: tc.verb}, family: tc.family}
-			if got := b.verbFeature(info, tc.aVerb, tc.aFamily, tc.word, tc.anyVerb); got != tc.want {
+			if got := info.verbFeature(tc.aVerb, tc.aFamily, tc.word, tc.anyVerb); got != tc.want {
 				t.Errorf("verbFeature = %s, want %s", verbFeatureName(got), verbFeatureName(tc.want))
 			}
 		})

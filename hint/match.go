@@ -17,13 +17,7 @@ import (
 // touched too though they share none.
 //
 // rankPrepare, the part of a Build that does not depend on the weights, runs this stage and
-// the ones around it in order, each a function of its own: the apps' runs (appRuns, whose
-// main objects analysing a clause may ask for), the clauses and their term table
-// (analyseClauses, analyse.go), what outside sources say of them (listen), the match
-// (match: each action's terms by field; termFrequencies: each term's count over the
-// touched actions; lift: the actions outside sources lift), recall's IDF and BM25F for the
-// whole prompt (recall.go), and each clause's candidates (candidateLists, features.go). The
-// ranking it returns goes to order (order.go).
+// the ones around it in order, one function each; its body reads as their list.
 
 const genericDF = 1500 // catalogue actions from which a word is too common to be an app's object
 

@@ -129,7 +129,6 @@ func (r *ranking) keep(cands []cand, w *Weights, lim Limits) []scored {
 	return out[:n]
 }
 
-// usageScore is the part of c's score with w that the workspace's record of use gives.
 // earned is the part of a candidate's score that the list's cut and the hint's confidence
 // read: all of it but what semantic similarity, the app's focus and the workspace's record
 // of use add. Similarity orders and lifts actions, but only lexical evidence earns the
@@ -141,6 +140,7 @@ func earned(c *cand, w *Weights, score float64) float64 {
 	return score - float64(c.f[featSemantic])*w.v[featSemantic] - float64(c.f[featAppFocus])*w.v[featAppFocus] - usageScore(c, w)
 }
 
+// usageScore is the part of c's score with w that the workspace's record of use gives.
 func usageScore(c *cand, w *Weights) float64 {
 	s := 0.0
 	for _, k := range [...]int{featPrior, featLearnt, featCover, featRepeat} {

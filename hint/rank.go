@@ -2,30 +2,11 @@ package hint
 
 import "github.com/toolhint/toolhint/cache"
 
-// A Build ranks the actions in scope for a prompt in stages, one file each, the data going
-// one way through them:
-//
-//   - analyse (analyse.go): the prompt, analysed once into clauses; per clause its terms
-//     (bits of a table of at most maxTerms terms), verb, capabilities and objects, with the
-//     steps it implies (lookups) and the action slugs it names.
-//   - match (match.go): which actions in scope hold which of the table's terms, field by
-//     field; those that hold any, and those an outside source lifts, are touched.
-//   - recall (recall.go): BM25F over the touched actions, for each clause and for the whole
-//     prompt.
-//   - features (features.go): each clause's candidates, each described by a vector of
-//     features.
-//   - order (order.go): the candidates scored with the weights, each clause's best kept, the
-//     clauses' lists interleaved and held to the limits, a hint that is not sure filled from
-//     recall; the Result's matches.
-//   - calibrate (calibrate.go): the probability that the first action is right, and whether
-//     the hint is confident.
-//   - render (render.go, with the parameter hints of params.go): the Result as the text the
-//     model reads.
-//
-// The stages up to features do not depend on the weights: rankPrepare (match.go) calls
-// them in order, one function a stage, and returns a ranking, which a Trace keeps so that
-// weights can be fitted without analysing again. rank runs them for a Build, then order
-// and calibrate (fill), then the parameter hints; Build renders the Result.
+// A Build ranks in stages, one file each, the data going one way through them; the package
+// documentation ("How a Build ranks") lists them. rankPrepare (match.go) runs the stages up
+// to features, which do not depend on the weights, and returns a ranking (what a Trace
+// keeps); rank runs it for a Build, then order and calibrate (fill), then the parameter
+// hints (params.go); Build renders the Result.
 
 // maxTerms bounds the terms of a prompt's table, so that a term is a bit of a uint64.
 const maxTerms = 64

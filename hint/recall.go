@@ -152,11 +152,16 @@ func bm25f(q *[maxTerms]float64, mask uint64, d *bm25Doc, app uint64) float64 {
 // hold term k, divided by the IDF of a term only one action holds, so that scores mean the
 // same for two apps and for two hundred.
 func idfOf(df [maxTerms]int, terms, n int) (idf [maxTerms]float64) {
-	top := math.Log(1 + (float64(n)+0.5)/0.5)
+	top := bm25IDF(float64(n), 0)
 	for k := range terms {
-		idf[k] = math.Log(1+(float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5)) / top
+		idf[k] = bm25IDF(float64(n), float64(df[k])) / top
 	}
 	return idf
+}
+
+// bm25IDF is BM25's IDF of a term df of n documents hold.
+func bm25IDF(n, df float64) float64 {
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
 // recallScores fills sc.bm with the BM25F score of each touched action for clause info (in
@@ -263,7 +268,6 @@ func appFocus(runs []run, sc *scratch, all *clauseInfo) {
 	var df [maxTerms]int
 	for ri := range runs {
 		rn := &runs[ri]
-		rn.focus = 0
 		u := rn.appMask
 		for _, i := range sc.touched[rn.tStart:rn.tEnd] {
 			u |= sc.slugM[i] | sc.nameM[i] | sc.descM[i] | sc.paramM[i]
@@ -278,7 +282,7 @@ func appFocus(runs []run, sc *scratch, all *clauseInfo) {
 	var q [maxTerms]float64
 	for mk := all.mask; mk != 0; mk &= mk - 1 {
 		k := bits.TrailingZeros64(mk)
-		q[k] = all.w[k] * math.Log(1+(n-float64(df[k])+0.5)/(float64(df[k])+0.5))
+		q[k] = all.w[k] * bm25IDF(n, float64(df[k]))
 	}
 	best := 0.0
 	for ri := range runs {

@@ -767,7 +767,7 @@ func (a *Analyzer) verbAt(toks []token, k int, apps []string, wk *work) bool {
 	}
 	// A verb of no class, not after an article, followed by its object: "and translate
 	// the text to Spanish".
-	if a.kb.verbs[st] && !(k > 0 && toks[k-1].kind == tokWord && isArticle(toks[k-1].word)) {
+	if a.kb.verbs[st] && !isArticle(prevWord(toks, k)) {
 		return objectFollows(toks[k+1:], wk)
 	}
 	return false
@@ -916,7 +916,7 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 		}
 		if !a.stop[t.word] || a.verbs[a.Stem(t.word)] != "" {
 			// After an article the word is a noun or an adjective ("the new designer").
-			if !named[i] && !(i > 0 && toks[i-1].kind == tokWord && isArticle(toks[i-1].word)) {
+			if !named[i] && !isArticle(prevWord(toks, i)) {
 				if cl, ok := a.LeadVerbClass(a.Stem(t.word)); ok && !question {
 					c.Verb, verbAt = cl, i
 				}
@@ -1220,7 +1220,7 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 			// lower case, names the app only after a preposition ("log the call in close"):
 			// elsewhere it is the request's own word ("search for art", "right now").
 			if n == 1 && !t.proper && (a.stop[w] || a.timeWord[a.Stem(w)] || a.verbWord[w]) &&
-				!(i > 0 && toks[i-1].kind == tokWord && a.prep[toks[i-1].word]) {
+				!a.prep[prevWord(toks, i)] {
 				continue
 			}
 			// A name is not made plural: "locations" is the word, not the app "location".
@@ -1317,6 +1317,15 @@ func (a *Analyzer) mentionsEvent(toks []token) bool {
 }
 
 // isArticle reports whether a word is an article or a possessive that opens a noun phrase.
+// prevWord returns the word just before toks[i], or "" when a boundary, an entity or the
+// start comes before it.
+func prevWord(toks []token, i int) string {
+	if i > 0 && toks[i-1].kind == tokWord {
+		return toks[i-1].word
+	}
+	return ""
+}
+
 func isArticle(w string) bool {
 	switch w {
 	case "the", "a", "an", "my", "our", "your", "their", "his", "her", "its":

@@ -161,8 +161,12 @@ func (c *Command) confine() (string, error) {
 		if p.HostNS, err = mountNS(); err != nil {
 			return "", fmt.Errorf("%w: commands run in a mount namespace of their own: %v; set WorkspaceExec to run them without it", ErrInvalidConfig, err)
 		}
+		work := c.dir
+		if d, err := filepath.EvalSymlinks(work); err == nil {
+			work = d
+		}
 		for _, x := range p.Exec {
-			if within(c.dir, x) {
+			if within(work, x) {
 				return "", fmt.Errorf("%w: program %q is in the workspace, which commands may write and which is mounted noexec for them; install it elsewhere, or set WorkspaceExec", ErrInvalidConfig, x)
 			}
 		}
@@ -220,11 +224,9 @@ func (c *Command) confine() (string, error) {
 // noexecErr begins the confining child's errors in mounting the workspace noexec.
 const noexecErr = "platform: confine: noexec workspace: "
 
-// within tells whether path is dir or below it, symlinks resolved where they exist.
+// within tells whether path is dir or below it, path's symlinks resolved where they
+// exist (dir's are the caller's to resolve, once).
 func within(dir, path string) bool {
-	if d, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = d
-	}
 	if p, err := filepath.EvalSymlinks(path); err == nil {
 		path = p
 	}

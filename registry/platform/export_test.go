@@ -13,3 +13,6 @@ func UserNamespace(c *Command) { c.skipModes(nsUser, true) }
 func NewCommandWithoutNamespaces(cfg CommandConfig) (*Command, error) {
 	return newCommand(cfg, true)
 }
+
+// Interpreter is the ELF interpreter (dynamic loader) a program names, "" for a static one.
+var Interpreter = interpreter

@@ -3,9 +3,7 @@
 package platform_test
 
 import (
-	"debug/elf"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,22 +18,14 @@ import (
 // elfInterp returns the dynamic loader prog names, skipping t for a static program.
 func elfInterp(t *testing.T, prog string) string {
 	t.Helper()
-	f, err := elf.Open(prog)
+	loader, err := platform.Interpreter(prog)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	for _, ph := range f.Progs {
-		if ph.Type == elf.PT_INTERP {
-			b, err := io.ReadAll(ph.Open())
-			if err != nil {
-				t.Fatal(err)
-			}
-			return strings.TrimRight(string(b), "\x00")
-		}
+	if loader == "" {
+		t.Skipf("%s is static: no loader to test", prog)
 	}
-	t.Skipf("%s is static: no loader to test", prog)
-	return ""
+	return loader
 }
 
 // TestCommandWorkspaceNoexec writes a real program (a copy of touch) into the workspace
