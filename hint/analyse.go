@@ -94,10 +94,28 @@ type clauseInfo struct {
 func (b *Builder) analyseClauses(req Request, p text.Prompt, r *ranking) {
 	// Every clause's own words have a place in the table before any expansion takes one:
 	// a long first clause's synonyms must not crowd out what a later clause asks for.
+	// Then the prompt's other words: a sentence read as context, a word the clauses weigh
+	// little, still counts for the whole prompt's ranking.
+	addWord := func(stem string) int {
+		k := slices.Index(r.table, stem)
+		if k < 0 && len(r.table) < maxTerms {
+			r.table = append(r.table, stem)
+			k = len(r.table) - 1
+		}
+		return k
+	}
 	for _, c := range p.Clauses {
 		for _, t := range topTerms(c.Terms, b.limits.MaxQueryTokens) {
-			if t.Source == text.SourceWord && len(r.table) < maxTerms && !slices.Contains(r.table, t.Stem) {
-				r.table = append(r.table, t.Stem)
+			if t.Source == text.SourceWord {
+				addWord(t.Stem)
+			}
+		}
+	}
+	for _, w := range p.Words {
+		if k := addWord(w); k >= 0 {
+			r.said |= 1 << k
+			if _, verb := b.an.VerbClass(w); !verb && !b.an.IsTime(w) {
+				r.saidNames |= 1 << k
 			}
 		}
 	}
@@ -531,6 +549,20 @@ func (r *ranking) namesOtherApp(app string) bool {
 		}
 	}
 	return named
+}
+
+// namedApps returns the apps the stated clauses name (a mention of strength one or more),
+// in order.
+func (r *ranking) namedApps() []string {
+	var out []string
+	for ci := range r.clauses[:len(r.clauses)-r.lookups] {
+		for _, m := range r.clauses[ci].c.Apps {
+			if m.Strength >= 1 {
+				out = appendUniq(out, m.App)
+			}
+		}
+	}
+	return out
 }
 
 // promptStems returns the stems of the prompt's own words, every clause's, each once: the

@@ -115,16 +115,17 @@
 // them:
 //
 //   - analyse (analyse.go) reads the prompt once into clauses, each with its terms, verb and
-//     capabilities, and the steps it implies;
-//   - match (match.go) finds the actions in scope that hold the clauses' terms, field by
+//     capabilities, and the steps it implies, and keeps the prompt's own words as a plain
+//     lexical search reads them;
+//   - match (match.go) finds the actions in scope that hold the prompt's terms, field by
 //     field;
-//   - recall (recall.go) scores those actions by BM25F, for each clause and for the whole
-//     prompt;
+//   - recall (recall.go) scores those actions by BM25F, for each clause (its terms as the
+//     clause weighs them) and for the whole prompt (its own words, each alike);
 //   - features (features.go) keeps each clause's candidates and describes each by its
 //     features;
 //   - order (order.go) scores the candidates with the [Weights], keeps each clause's best,
-//     interleaves the clauses' lists within the limits and fills a hint that is not sure
-//     from recall;
+//     interleaves the clauses' lists, fuses that list with the whole prompt's ranking, cuts
+//     it to the limits and fills a hint that is not sure from that ranking;
 //   - calibrate (calibrate.go) gives [Result.Probability] and whether the hint is confident;
 //   - render (render.go) writes the text the model reads.
 //

@@ -206,6 +206,7 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				// A clause that names an app, or stays in the one an earlier step names,
 				// says where it acts; the whole prompt's app is a guess for the others.
 				c.f[featAppFocus] = rn.focus
+				c.f[featPromptApp] = rn.promptApp
 			}
 			if ci == 0 && len(r.clauses)-r.lookups > 1 {
 				c.f[featFirstOfSeveral] = 1

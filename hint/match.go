@@ -293,6 +293,8 @@ type run struct {
 	// focus is the app's featAppFocus; union the prompt's terms the app holds.
 	focus float32
 	union uint64
+	// promptApp is the app's featPromptApp.
+	promptApp float32
 }
 
 // objects returns the run's app's main objects, from its index when it has one.

@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -12,9 +13,10 @@ import (
 // keeps the clause's best (keep): the actions of an app the clause names first, then by
 // score, within keep_ratio of the best and above min_score. The clauses' lists are
 // interleaved (rankSelect), a clause whose best is weak joining late (deferred), the steps
-// the prompt implies with their best few. list puts the actions the prompt names by slug
-// first, holds the hint to its limits, and fills a hint that is not sure from the whole
-// prompt's BM25F ranking (recall.go); whether it is sure is calibration's to say.
+// the prompt implies with their best few. fuse weighs that list against the whole prompt's
+// BM25F ranking (recall.go). list puts the actions the prompt names by slug first, holds
+// the hint to its limits, and fills a hint that is not sure from the whole prompt's
+// ranking, the apps the request names first; whether it is sure is calibration's to say.
 //
 // fill writes the listed actions into the Result, each with its Match, and hands the lead
 // of the list to calibration (calibrate.go) for the hint's probability and confidence; the
@@ -240,6 +242,96 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 	}
 }
 
+// listed is an action in the clauses' interleaved list (rankSelect), before list's cut.
+type listed struct {
+	cand  *cand
+	score float64
+	ci    int
+}
+
+// fuseDepth bounds the interleaved list that fuse reorders: past it nothing is listed.
+const fuseDepth = 40
+
+// rrfK is the reciprocal-rank fusion constant: the n-th place of a ranking counts
+// 1/(rrfK+n), so the first places of two rankings weigh alike and a long tail adds little.
+const rrfK = 10
+
+// fuse puts the clauses' interleaved list in its final order: each action's place there
+// and, weighted by fuse_single (a request of one stated step) or fuse_multi (several), its
+// place in the whole prompt's BM25F ranking (r.recall), by reciprocal-rank fusion. The
+// steps' own lists know verbs and apps; the whole prompt's ranking knows which actions
+// the request's words, all together, point to, which is what a split into clauses misses
+// when a sentence that only sets the scene reads as a step, or one sentence asks for two.
+// The first action of a clause that names its app keeps its place: there the clause's
+// knowledge is surest.
+func (r *ranking) fuse(seq []listed, w *Weights) []listed {
+	lam := w.v[paramFuseSingle]
+	if len(r.clauses)-r.lookups > 1 {
+		lam = w.v[paramFuseMulti]
+	}
+	if lam <= 0 || len(r.recall) == 0 {
+		return seq
+	}
+	place := make(map[int32]int, len(r.recall))
+	for k, i := range r.recall {
+		place[i] = k
+	}
+	score := make(map[int32]float64, len(seq)+len(r.recall))
+	pinned := make([]bool, len(seq))
+	firstOf := map[int]bool{}
+	for k, it := range seq {
+		score[it.cand.i] = 1 / float64(rrfK+k)
+		if p, ok := place[it.cand.i]; ok {
+			score[it.cand.i] += lam / float64(rrfK+p)
+		}
+		if it.ci < len(r.clauses)-r.lookups && !firstOf[it.ci] {
+			firstOf[it.ci] = true
+			pinned[k] = r.clauses[it.ci].appStrength >= 1
+		}
+	}
+	for k, i := range r.recall {
+		if _, ok := score[i]; !ok && !r.metas[i].Destructive {
+			score[i] = lam / float64(rrfK+k)
+			seq = append(seq, listed{cand: &cand{i: i, recallOnly: true}})
+			pinned = append(pinned, false)
+		}
+	}
+	var free []listed
+	for k, it := range seq {
+		if !pinned[k] {
+			free = append(free, it)
+		}
+	}
+	slices.SortStableFunc(free, func(a, b listed) int { return cmp.Compare(score[b.cand.i], score[a.cand.i]) })
+	out := make([]listed, 0, len(seq))
+	for k := range seq {
+		if pinned[k] {
+			out = append(out, seq[k])
+		} else {
+			out, free = append(out, free[0]), free[1:]
+		}
+	}
+	return out
+}
+
+// namedFirst returns xs with the actions (action gives each x's) of the apps the request
+// names first, each part in its order; xs itself when it names none.
+func namedFirst[T any](r *ranking, xs []T, action func(T) int32) []T {
+	named := r.namedApps()
+	if len(named) == 0 {
+		return xs
+	}
+	out := make([]T, 0, len(xs))
+	for pass := range 2 {
+		for _, x := range xs {
+			if slices.Contains(named, r.metas[action(x)].App) == (pass == 0) {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
 // list calls emit for each action r lists with weights w, in order, within the limits: at
 // most MaxActions in all, MaxActionsPerApp per app and MaxAppsSearch apps, each action once.
 func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64, ci int)) {
@@ -257,36 +349,55 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 		emit(&cand{i: i, named: true}, 0, 0)
 		n++
 	}
-	ld := newLead()
+	var seq []listed
 	r.rankSelect(w, lim, func(c *cand, score float64, ci int) bool {
-		m := &r.metas[c.i]
-		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp {
-			return true
+		if !slices.ContainsFunc(seq, func(l listed) bool { return l.cand.i == c.i }) {
+			seq = append(seq, listed{c, score, ci})
 		}
-		ld.see(r, w, c, score, ci)
+		return len(seq) < fuseDepth
+	})
+	ld := newLead()
+	single := len(r.clauses)-r.lookups == 1
+	fused := r.fuse(seq, w)
+	if single {
+		// One step: the actions of the app it names stay first, whatever the whole
+		// prompt's ranking says of the others.
+		fused = namedFirst(r, fused, func(l listed) int32 { return l.cand.i })
+	}
+	for _, it := range fused {
+		c := it.cand
+		m := &r.metas[c.i]
+		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp || c.recallOnly && single && ld.confident(r, w) {
+			continue
+		}
+		ld.see(r, w, c, it.score, it.ci)
 		if !slices.Contains(appsUsed, m.App) {
 			if len(appsUsed) >= lim.MaxAppsSearch {
-				return true
+				continue
 			}
 			appsUsed = append(appsUsed, m.App)
 		}
 		seen[c.i] = true
 		perApp[m.App]++
-		emit(c, score, ci)
+		emit(c, it.score, it.ci)
 		n++
-		return n < lim.MaxActions
-	})
+		if n >= lim.MaxActions {
+			break
+		}
+	}
 	// Room left in a hint that is not sure: the whole prompt's BM25F ranking fills it, after
 	// everything the clauses ranked. A confident hint for one step stays short.
-	if len(r.clauses)-r.lookups == 1 && ld.confident(r, w) {
+	if single && ld.confident(r, w) {
 		return
 	}
-	for _, i := range r.recall {
+	// The apps the request names fill first: a hint never lists another app's action
+	// before one of the app asked for.
+	for _, i := range namedFirst(r, r.recall, func(i int32) int32 { return i }) {
 		if n >= min(recallFill, lim.MaxActions) {
 			break
 		}
 		m := &r.metas[i]
-		if seen[i] || perApp[m.App] >= lim.MaxActionsPerApp {
+		if m.Destructive || seen[i] || perApp[m.App] >= lim.MaxActionsPerApp {
 			continue
 		}
 		if !slices.Contains(appsUsed, m.App) {

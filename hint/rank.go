@@ -40,6 +40,13 @@ type ranking struct {
 	of      []int    // per lookup: the clause it serves
 	recipe  bool
 	relaxed bool // no action passed the gate: the lists are guesses
+	// said holds the table terms that are the prompt's own words (text.Prompt.Words), each
+	// as the prompt says it, whatever clause it is in: what the whole prompt's BM25F
+	// ranking reads (see promptRecall).
+	said uint64
+	// saidNames are the terms of said that may name an app: not a verb of the classes nor
+	// a time word ("search for art", "right now" name no app called search or now).
+	saidNames uint64
 	// recall is the whole prompt's BM25F ranking (see promptRecall): what fills a hint
 	// after the clauses' lists.
 	recall []int32

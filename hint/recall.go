@@ -23,8 +23,9 @@ import (
 //
 // It takes the touched actions, with the terms each of their fields holds (match.go), and
 // hands features (features.go) each touched action's BM25F score for each clause, the
-// clause's best scores, the whole prompt's, and each app's focus; the whole prompt's best
-// actions (ranking.recall) are what order (order.go) fills a hint with.
+// clause's best scores, the whole prompt's, and each app's focus and share of its name the
+// prompt says; the whole prompt's best actions (ranking.recall) are what order (order.go)
+// fuses the clauses' list with and fills a hint with.
 
 const (
 	recallDepth = 40 // actions a clause admits on BM25F alone, best first
@@ -200,14 +201,17 @@ func (sc *scratch) recallScores(info *clauseInfo, idf *[maxTerms]float64) (floor
 	return floor, best
 }
 
-// promptRecall ranks the actions by BM25F against the whole prompt, every stated clause's
-// own words at once, and returns the best (at most recallFill), non-destructive ones; each
-// touched action's score is left in sc.promptBM (by touched position) and the best in
-// sc.promptBest, for the ordering's feature. The
-// clauses' lists come first in a hint; these fill it up to recallFill. Splitting a prompt
-// into clauses is itself a guess (a sentence that describes may read as a step, a fifth
-// step is past maxClauses), and this list is what a plain lexical ranking would give: a
-// hint that has room never misses what that would find.
+// promptRecall ranks the actions by BM25F against the whole prompt and returns the best (at
+// most recallFill); each touched action's score is left in sc.promptBM (by touched
+// position) and the best in sc.promptBest, for the ordering's feature, and each app's
+// focus and share of its name the prompt says (featPromptApp) in its run.
+//
+// The query is the prompt's own words (r.said), each weighing the same, as a plain lexical
+// ranking reads a request: not the clauses' terms, which the analysis weighs by their role
+// and where splitting the prompt into clauses is itself a guess (a sentence that describes
+// may read as context or as a step, a word may be cut). The list ranks destructive actions
+// too, as it is also the whole prompt's vote in the list's final order (see list); a hint is
+// never filled with one.
 func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) []int32 {
 	sc.promptBM = grow(sc.promptBM, len(sc.touched))
 	clear(sc.promptBM)
@@ -225,28 +229,30 @@ func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) 
 		return nil
 	}
 	appFocus(sc.runs, sc, &all)
-	type hit struct {
-		i     int32
-		score float64
+	said := clauseInfo{mask: r.said}
+	for mk := r.said; mk != 0; mk &= mk - 1 {
+		said.w[bits.TrailingZeros64(mk)] = 1
 	}
 	var top []hit
-	q := bm25Query(&all, idf)
+	q := bm25Query(&said, idf)
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
+		rn.promptApp = promptAppShare(rn, r.saidNames, idf)
 		for j := rn.tStart; j < rn.tEnd; j++ {
 			i := sc.touched[j]
-			s := bm25f(q, all.mask, &sc.docs[j], rn.appMask)
+			s := bm25f(q, said.mask, &sc.docs[j], rn.appMask)
 			sc.promptBM[j] = s
 			sc.promptBest = max(sc.promptBest, s)
-			if r.metas[i].Destructive || s <= 0 || len(top) == recallFill && s <= top[len(top)-1].score {
+			h := hit{i, s}
+			if s <= 0 || len(top) == recallFill && !h.before(top[len(top)-1]) {
 				continue
 			}
 			if len(top) < recallFill {
-				top = append(top, hit{i, s})
+				top = append(top, h)
 			} else {
-				top[len(top)-1] = hit{i, s}
+				top[len(top)-1] = h
 			}
-			for k := len(top) - 1; k > 0 && top[k].score > top[k-1].score; k-- {
+			for k := len(top) - 1; k > 0 && top[k].before(top[k-1]); k-- {
 				top[k], top[k-1] = top[k-1], top[k]
 			}
 		}
@@ -259,6 +265,33 @@ func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) 
 		out[k] = h.i
 	}
 	return out
+}
+
+// hit is an action of the whole prompt's ranking with its score.
+type hit struct {
+	i     int32
+	score float64
+}
+
+// before orders hits by score, then by action: the order must not depend on the order in
+// which the actions were touched (the indexed and the plain match differ in it), or an
+// index built between two requests would change a hint.
+func (h hit) before(o hit) bool {
+	return h.score > o.score || h.score == o.score && h.i < o.i
+}
+
+// promptAppShare is the share of an app's name words, weighted by IDF, that the prompt
+// says (said): a word of the name not in the table is taken as the rarest, of weight one.
+func promptAppShare(rn *run, said uint64, idf *[maxTerms]float64) float32 {
+	in := rn.appMask & said
+	if in == 0 {
+		return 0
+	}
+	w := 0.0
+	for mk := in; mk != 0; mk &= mk - 1 {
+		w += idf[bits.TrailingZeros64(mk)]
+	}
+	return float32(w / (w + float64(max(0, len(rn.appTerms)-bits.OnesCount64(in)))))
 }
 
 // appFocus sets each run's focus: the share of the prompt's words (all's terms, each

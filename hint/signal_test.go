@@ -8,29 +8,12 @@ import (
 )
 
 func signalFixture() []cache.ActionMeta {
-	c := cache.NewClassifier(nil)
-	var out []cache.ActionMeta
-	for _, a := range []cache.Action{
+	return metasOf([]cache.Action{
 		{App: "gmail", Slug: "GMAIL_SEND_EMAIL", DisplayName: "Send email", Description: "Sends an email."},
 		{App: "gmail", Slug: "GMAIL_FETCH_EMAILS", DisplayName: "Fetch emails", Description: "Lists emails in the mailbox."},
 		{App: "todoist", Slug: "TODOIST_CREATE_TASK", DisplayName: "Create task", Description: "Creates a task."},
 		{App: "todoist", Slug: "TODOIST_CLOSE_TASK", DisplayName: "Close task", Description: "Completes a task."},
-	} {
-		out = append(out, c.Classify(a))
-	}
-	slices.SortFunc(out, func(a, b cache.ActionMeta) int {
-		if a.App != b.App {
-			if a.App < b.App {
-				return -1
-			}
-			return 1
-		}
-		if a.Action < b.Action {
-			return -1
-		}
-		return 1
 	})
-	return out
 }
 
 func rankWith(t *testing.T, prompt string, src signalSource) []string {

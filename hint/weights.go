@@ -91,6 +91,9 @@ const (
 	// which describes what is going on more often than it asks for something.
 	featFirstOfSeveral
 	featProgressive
+	// The share of the action's app's name words (by IDF) the prompt says anywhere: a
+	// request that names its app once ("the Reqres API", "golf") is about it in every step.
+	featPromptApp
 	numFeatures
 )
 
@@ -102,6 +105,11 @@ const (
 	// joins the interleave one round late: a sentence that describes ("I'm planning a
 	// trip") rather than asks should not take a place before the steps' first actions.
 	paramDeferRatio
+	// How much the whole prompt's BM25F ranking counts beside the clauses' interleaved
+	// lists when the list is put in its final order (a reciprocal-rank fusion; 0: not at
+	// all), for a request of one stated step and for one of several.
+	paramFuseSingle
+	paramFuseMulti
 	// The calibrated probability that the first action is right (calibrate.go): a bias,
 	// then one coefficient per piece of evidence, in the order of the ev* constants.
 	paramCalibBias
@@ -133,8 +141,8 @@ var weightNames = [numWeights]string{
 	featAppNamed: "app_named", featAppOther: "app_other", featAppObject: "app_object", featMainObject: "main_object", featAppDesc: "app_desc",
 	featPrior: "usage_prior", featLearnt: "usage_terms", featCover: "usage_cover", featRepeat: "usage_repeat", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
-	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f", featAppFocus: "app_focus", featFirstOfSeveral: "first_of_several", featProgressive: "progressive",
-	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio",
+	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f", featAppFocus: "app_focus", featFirstOfSeveral: "first_of_several", featProgressive: "progressive", featPromptApp: "prompt_app",
+	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio", paramFuseSingle: "fuse_single", paramFuseMulti: "fuse_multi",
 	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
 	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",
 	paramCalibSteps: "calib_steps", paramCalibCapability: "calib_capability", paramCalibVerb: "calib_verb",

@@ -21,7 +21,9 @@
 //	go run ./examples/selection -sets ../shared/eval -catalog ../shared/catalog/composio-actions.jsonl [-fit -out hint/weights.json | -lodo]
 //
 // The shipped weights: -sets ../shared/eval -catalog … -train hint/hinteval/testdata/unseen.jsonl
-// -catalog-weight 1.5 -fit (the Composio sets count half as much again as each other set).
+// -catalog-weight 3 -fit (the Composio sets count three times as much as each other set), with
+// keep_ratio, min_score and defer_ratio held (left out of -fit-only) and the usage weights
+// held where the replay (-replay) shows use costs no request its first place.
 //
 // -replay adds the usage replay (hinteval.Replay): for each app-grouped fold, the expected
 // actions of the other folds' prompts are recorded as one workspace's successful calls, and

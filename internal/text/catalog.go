@@ -86,13 +86,16 @@ type CatalogBuilder struct {
 	df     map[string]int      // stem -> actions whose slug, name or description hold it
 	abbrev map[[2]string]int   // (short, long) -> actions where both appear
 	apps   map[string][]string // stem -> apps whose actions hold it, the first commonApps
-	n      int
+	// named holds the spellings of the words of action slugs: an action is named with
+	// them, so they are words of the catalogue however few actions use them.
+	named map[string]bool
+	n     int
 }
 
 // NewCatalogBuilder returns an empty CatalogBuilder.
 func NewCatalogBuilder() *CatalogBuilder {
 	return &CatalogBuilder{an: baseAnalyzer(), forms: map[string]int{}, df: map[string]int{},
-		abbrev: map[[2]string]int{}, apps: map[string][]string{}}
+		abbrev: map[[2]string]int{}, apps: map[string][]string{}, named: map[string]bool{}}
 }
 
 // Actions returns the number of actions added.
@@ -111,6 +114,11 @@ func (b *CatalogBuilder) AddAction(app, slug, displayName, description string) {
 	all := map[string]bool{}
 	for s := range b.stems(sw) {
 		all[s] = true
+	}
+	for _, w := range sw {
+		if len(w) >= 2 && isLetters(w) && !b.an.IsStop(w) {
+			b.named[w] = true
+		}
 	}
 	for s := range b.stems(dw) {
 		all[s] = true
@@ -178,7 +186,7 @@ func (b *CatalogBuilder) stems(words []string) map[string]bool {
 func (b *CatalogBuilder) vocab(c *Catalog) {
 	spellings := map[string][]string{} // stem of the vocabulary -> its spellings
 	for w := range b.forms {
-		if s := Stem(w); b.df[s] >= minVocabDF {
+		if s := Stem(w); b.df[s] >= minVocabDF || b.named[w] {
 			spellings[s] = append(spellings[s], w)
 		}
 	}
@@ -194,7 +202,7 @@ func (b *CatalogBuilder) vocab(c *Catalog) {
 			}
 		}
 		for _, form := range forms {
-			if b.forms[form] >= minVocabDF || form == best {
+			if b.forms[form] >= minVocabDF || form == best || b.named[form] {
 				c.Words = append(c.Words, CatalogWord{form, b.df[s]})
 			}
 		}

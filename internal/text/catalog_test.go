@@ -159,3 +159,23 @@ func TestComputeCatalog(t *testing.T) {
 		t.Error("an analyser over a catalogue folds words differently from the compiled one")
 	}
 }
+
+// TestCatalogSlugWordsAreWords: a word an action's slug is made of is a word of the
+// catalogue however few actions use it, so typo repair never rewrites a prompt that says it
+// ("promo" is not "pomo").
+func TestCatalogSlugWordsAreWords(t *testing.T) {
+	actions, apps := smallCatalog()
+	actions = append(actions, text.CatalogAction{App: "zorbit_crm", Slug: "ZORBIT_CRM_GET_PROMO", DisplayName: "Get offers", Description: "Returns the current offers."})
+	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
+	if df, ok := an.KnownStem(an.Stem("promo")); !ok || df != 1 {
+		t.Errorf("promo, a slug word of one action: known %v (df %d), want known with df 1", ok, df)
+	}
+	p := an.Prompt("find any available promo offers", []string{"zorbit_crm"})
+	if len(p.Clauses) == 0 || !strings.Contains(p.Clauses[0].Text, "promo") {
+		t.Errorf("clauses %+v: want promo kept as said", p.Clauses)
+	}
+	// A word of a description alone still needs two actions: descriptions hold typos.
+	if df, _ := an.KnownStem(an.Stem("offers")); df != 0 {
+		t.Errorf("offers, a word of one action's name and description: df %d, want 0 (not the catalogue's)", df)
+	}
+}

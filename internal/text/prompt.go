@@ -60,6 +60,10 @@ type Clause struct {
 // Prompt is an analysed prompt: one clause per step it asks for.
 type Prompt struct {
 	Clauses []Clause
+	// Words are the stems of the prompt's own words as Terms reads free text, each once, in
+	// order: every word that carries meaning, whatever clause (or none) it ends up in and
+	// however the clauses weigh it. A plain lexical ranking of the whole prompt reads these.
+	Words []string
 }
 
 type tokKind uint8
@@ -100,6 +104,9 @@ func (a *Analyzer) prompt(prompt string, apps []string, wk *work) Prompt {
 		p.Clauses = append(p.Clauses, c)
 	}
 	p.Clauses = mergeClauses(p.Clauses, wk)
+	if len(p.Clauses) > 0 {
+		p.Words = a.Terms(prompt, 0)
+	}
 	return p
 }
 
