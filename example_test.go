@@ -63,6 +63,6 @@ func ExampleTelemetry() {
 	//	executor.New(tel.Executor(executor.Config{Catalog: st, Remote: client}))
 
 	// Output:
-	// level=DEBUG msg="hint: built" agent_id=0 strategy=capability apps=gmail matched=5 param_hints=5
+	// level=DEBUG msg="hint: built" agent_id=0 strategy=capability apps=gmail matched=4 param_hints=4
 	// observed a hint: capability GMAIL_SEND_EMAIL
 }

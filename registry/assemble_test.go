@@ -232,8 +232,8 @@ func TestAssembleContextNarrowing(t *testing.T) {
 				want  []string
 			}{
 				{"a hint narrows the actions", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona, Hint: "post a message to the slack channel"},
-					// The hint is not sure, so it lists the app's other action after the one that fits.
-					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:SLACK_SEND_MESSAGE", "action:SLACK_LIST_CHANNELS"}},
+					// The hint is sure of the action that fits the named app's verb: it lists that one alone.
+					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:SLACK_SEND_MESSAGE"}},
 				{"MaxActions caps the actions", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws1"}, Persona: persona},
 					[]string{"persona:Ada", "plugin:notes", "plugin:code-review", "action:GMAIL_FETCH_EMAILS", "action:GMAIL_SEND_EMAIL", "action:SLACK_LIST_CHANNELS"}},
 				{"another workspace's plugins are left out", registry.Agent{Identity: hint.Identity{AgentID: 7, WorkspaceID: "ws2", Apps: []string{"slack"}}, Persona: persona},
