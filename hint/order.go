@@ -257,17 +257,23 @@ const fuseDepth = 40
 const rrfK = 10
 
 // fuse puts the clauses' interleaved list in its final order: each action's place there
-// and, weighted by fuse_single (a request of one stated step) or fuse_multi (several), its
-// place in the whole prompt's BM25F ranking (r.recall), by reciprocal-rank fusion. The
+// and, weighted by fuse_single (a request of one stated step), fuse_multi (two) or
+// fuse_many (more), its place in the whole prompt's BM25F ranking (r.recall), by
+// reciprocal-rank fusion. The more steps a split finds, the likelier one is wrong. The
 // steps' own lists know verbs and apps; the whole prompt's ranking knows which actions
 // the request's words, all together, point to, which is what a split into clauses misses
 // when a sentence that only sets the scene reads as a step, or one sentence asks for two.
 // The first action of a clause that names its app keeps its place: there the clause's
 // knowledge is surest.
 func (r *ranking) fuse(seq []listed, w *Weights) []listed {
-	lam := w.v[paramFuseSingle]
-	if len(r.clauses)-r.lookups > 1 {
+	var lam float64
+	switch n := len(r.clauses) - r.lookups; {
+	case n == 1:
+		lam = w.v[paramFuseSingle]
+	case n == 2:
 		lam = w.v[paramFuseMulti]
+	default:
+		lam = w.v[paramFuseMany]
 	}
 	if lam <= 0 || len(r.recall) == 0 {
 		return seq

@@ -81,7 +81,8 @@ func TestPromptAppShare(t *testing.T) {
 }
 
 // TestFuse: the final order weighs each action's place in the clauses' list and, by
-// fuse_single or fuse_multi, its place in the whole prompt's ranking; an action only that
+// fuse_single, fuse_multi or fuse_many (one step, two, more), its place in the whole
+// prompt's ranking; an action only that
 // ranking holds joins unless it is destructive; the first action of a clause that names its
 // app keeps its place; with no weight the list is as the clauses made it.
 func TestFuse(t *testing.T) {
@@ -122,6 +123,13 @@ func TestFuse(t *testing.T) {
 	r.clauses = r.clauses[:1]
 	if got, want := order(r, w), []string{"A_ONE", "A_TWO"}; !slices.Equal(got, want) {
 		t.Errorf("one step, fuse_single 0: %v, want %v", got, want)
+	}
+	r.clauses = make([]clauseInfo, 3)
+	if got, want := order(r, w), []string{"A_ONE", "A_TWO"}; !slices.Equal(got, want) {
+		t.Errorf("three steps, fuse_many 0: %v, want %v", got, want)
+	}
+	if got, want := order(r, w.With("fuse_multi", 0).With("fuse_many", 1)), []string{"A_ONE", "A_THREE", "A_TWO"}; !slices.Equal(got, want) {
+		t.Errorf("three steps, fuse_many 1: %v, want %v", got, want)
 	}
 }
 

@@ -107,9 +107,10 @@ const (
 	paramDeferRatio
 	// How much the whole prompt's BM25F ranking counts beside the clauses' interleaved
 	// lists when the list is put in its final order (a reciprocal-rank fusion; 0: not at
-	// all), for a request of one stated step and for one of several.
+	// all), for a request of one stated step, of two, and of more.
 	paramFuseSingle
 	paramFuseMulti
+	paramFuseMany
 	// The calibrated probability that the first action is right (calibrate.go): a bias,
 	// then one coefficient per piece of evidence, in the order of the ev* constants.
 	paramCalibBias
@@ -142,7 +143,7 @@ var weightNames = [numWeights]string{
 	featPrior: "usage_prior", featLearnt: "usage_terms", featCover: "usage_cover", featRepeat: "usage_repeat", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f", featAppFocus: "app_focus", featFirstOfSeveral: "first_of_several", featProgressive: "progressive", featPromptApp: "prompt_app",
-	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio", paramFuseSingle: "fuse_single", paramFuseMulti: "fuse_multi",
+	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio", paramFuseSingle: "fuse_single", paramFuseMulti: "fuse_multi", paramFuseMany: "fuse_many",
 	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
 	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",
 	paramCalibSteps: "calib_steps", paramCalibCapability: "calib_capability", paramCalibVerb: "calib_verb",

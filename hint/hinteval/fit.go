@@ -292,7 +292,7 @@ func request(c Case, workspaceOf func(Case) string) hint.Request {
 func steps(name string, cur float64) []float64 {
 	var ds []float64
 	switch name {
-	case "keep_ratio", "defer_ratio", "fuse_single", "fuse_multi":
+	case "keep_ratio", "defer_ratio", "fuse_single", "fuse_multi", "fuse_many":
 		ds = []float64{-0.2, -0.1, -0.05, 0.05, 0.1, 0.2}
 	case "min_score":
 		ds = []float64{-0.3, -0.1, 0.1, 0.3}
