@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/toolhint/toolhint/cache"
 )
 
 // Order, the stage where the weights come in. It takes each clause's candidates
@@ -284,7 +286,7 @@ func (r *ranking) fuse(seq []listed, w *Weights) []listed {
 	}
 	score := make(map[int32]float64, len(seq)+len(r.recall))
 	pinned := make([]bool, len(seq))
-	firstOf := map[int]bool{}
+	firstOf := make([]bool, len(r.clauses))
 	for k, it := range seq {
 		score[it.cand.i] = 1 / float64(rrfK+k)
 		if p, ok := place[it.cand.i]; ok {
@@ -320,17 +322,16 @@ func (r *ranking) fuse(seq []listed, w *Weights) []listed {
 	return out
 }
 
-// namedFirst returns xs with the actions (action gives each x's) of the apps the request
-// names first, each part in its order; xs itself when it names none.
-func namedFirst[T any](r *ranking, xs []T, action func(T) int32) []T {
-	named := r.namedApps()
+// namedFirst returns xs with the actions (action gives each x's index in metas) of the
+// named apps first, each part in its order; xs itself when named is empty.
+func namedFirst[T any](metas []cache.ActionMeta, named []string, xs []T, action func(T) int32) []T {
 	if len(named) == 0 {
 		return xs
 	}
 	out := make([]T, 0, len(xs))
 	for pass := range 2 {
 		for _, x := range xs {
-			if slices.Contains(named, r.metas[action(x)].App) == (pass == 0) {
+			if slices.Contains(named, metas[action(x)].App) == (pass == 0) {
 				out = append(out, x)
 			}
 		}
@@ -346,14 +347,24 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 	var appsUsed []string
 	seen := map[int32]bool{}
 	n := 0
-	for _, i := range r.explicit {
-		seen[i] = true
-		perApp[r.metas[i].App]++
-		if !slices.Contains(appsUsed, r.metas[i].App) {
-			appsUsed = append(appsUsed, r.metas[i].App)
+	// blocked: listed already, or its app has its MaxActionsPerApp; appsFull: its app would
+	// be one past MaxAppsSearch; record: count it as listed.
+	blocked := func(i int32) bool { return seen[i] || perApp[r.metas[i].App] >= lim.MaxActionsPerApp }
+	appsFull := func(app string) bool {
+		return !slices.Contains(appsUsed, app) && len(appsUsed) >= lim.MaxAppsSearch
+	}
+	record := func(i int32) {
+		app := r.metas[i].App
+		if !slices.Contains(appsUsed, app) {
+			appsUsed = append(appsUsed, app)
 		}
-		emit(&cand{i: i, named: true}, 0, 0)
+		seen[i] = true
+		perApp[app]++
 		n++
+	}
+	for _, i := range r.explicit {
+		record(i)
+		emit(&cand{i: i, named: true}, 0, 0)
 	}
 	var seq []listed
 	r.rankSelect(w, lim, func(c *cand, score float64, ci int) bool {
@@ -364,29 +375,24 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 	})
 	ld := newLead()
 	single := len(r.clauses)-r.lookups == 1
+	named := r.namedApps()
 	fused := r.fuse(seq, w)
 	if single {
 		// One step: the actions of the app it names stay first, whatever the whole
 		// prompt's ranking says of the others.
-		fused = namedFirst(r, fused, func(l listed) int32 { return l.cand.i })
+		fused = namedFirst(r.metas, named, fused, func(l listed) int32 { return l.cand.i })
 	}
 	for _, it := range fused {
 		c := it.cand
-		m := &r.metas[c.i]
-		if seen[c.i] || perApp[m.App] >= lim.MaxActionsPerApp || c.recallOnly && single && ld.confident(r, w) {
+		if blocked(c.i) || c.recallOnly && single && ld.confident(r, w) {
 			continue
 		}
 		ld.see(r, w, c, it.score, it.ci)
-		if !slices.Contains(appsUsed, m.App) {
-			if len(appsUsed) >= lim.MaxAppsSearch {
-				continue
-			}
-			appsUsed = append(appsUsed, m.App)
+		if appsFull(r.metas[c.i].App) {
+			continue
 		}
-		seen[c.i] = true
-		perApp[m.App]++
+		record(c.i)
 		emit(c, it.score, it.ci)
-		n++
 		if n >= lim.MaxActions {
 			break
 		}
@@ -398,24 +404,15 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 	}
 	// The apps the request names fill first: a hint never lists another app's action
 	// before one of the app asked for.
-	for _, i := range namedFirst(r, r.recall, func(i int32) int32 { return i }) {
+	for _, i := range namedFirst(r.metas, named, r.recall, func(i int32) int32 { return i }) {
 		if n >= min(recallFill, lim.MaxActions) {
 			break
 		}
-		m := &r.metas[i]
-		if m.Destructive || seen[i] || perApp[m.App] >= lim.MaxActionsPerApp {
+		if r.metas[i].Destructive || blocked(i) || appsFull(r.metas[i].App) {
 			continue
 		}
-		if !slices.Contains(appsUsed, m.App) {
-			if len(appsUsed) >= lim.MaxAppsSearch {
-				continue
-			}
-			appsUsed = append(appsUsed, m.App)
-		}
-		seen[i] = true
-		perApp[m.App]++
+		record(i)
 		emit(&cand{i: i, recallOnly: true}, 0, 0)
-		n++
 	}
 }
 

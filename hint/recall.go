@@ -229,18 +229,14 @@ func (b *Builder) promptRecall(r *ranking, sc *scratch, idf *[maxTerms]float64) 
 		return nil
 	}
 	appFocus(sc.runs, sc, &all)
-	said := clauseInfo{mask: r.said}
-	for mk := r.said; mk != 0; mk &= mk - 1 {
-		said.w[bits.TrailingZeros64(mk)] = 1
-	}
 	var top []hit
-	q := bm25Query(&said, idf)
 	for ri := range sc.runs {
 		rn := &sc.runs[ri]
 		rn.promptApp = promptAppShare(rn, r.saidNames, idf)
 		for j := rn.tStart; j < rn.tEnd; j++ {
 			i := sc.touched[j]
-			s := bm25f(q, said.mask, &sc.docs[j], rn.appMask)
+			// Each of the prompt's words weighs one: its query weight is its IDF.
+			s := bm25f(idf, r.said, &sc.docs[j], rn.appMask)
 			sc.promptBM[j] = s
 			sc.promptBest = max(sc.promptBest, s)
 			h := hit{i, s}
