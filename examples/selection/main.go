@@ -21,9 +21,12 @@
 //	go run ./examples/selection -sets ../shared/eval -catalog ../shared/catalog/composio-actions.jsonl [-fit -out hint/weights.json | -lodo]
 //
 // The shipped weights: -sets ../shared/eval -catalog … -train hint/hinteval/testdata/unseen.jsonl
-// -catalog-weight 3 -fit (the Composio sets count three times as much as each other set), with
-// keep_ratio, min_score and defer_ratio held (left out of -fit-only) and the usage weights
-// held where the replay (-replay) shows use costs no request its first place.
+// -catalog-weight 3 -above-baseline 1 -fit (the Composio sets count three times as much as
+// each other set, and a set below BM25's hit@5 costs the fit its shortfall), the last fit
+// moving only the fusion and whole-prompt weights (-fit-only fuse_single,fuse_multi,
+// fuse_many,prompt_bm25f,bm25f,bm25f_top,recall_only,prompt_app,app_focus), and the usage
+// weights set where the replay (-replay) shows use costs no request its first place and a
+// workspace's record still reorders siblings (TestUsageReorders).
 //
 // -replay adds the usage replay (hinteval.Replay): for each app-grouped fold, the expected
 // actions of the other folds' prompts are recorded as one workspace's successful calls, and
@@ -90,6 +93,7 @@ var (
 	fitOnly string
 	lodo    bool
 	ownW    float64
+	floorW  float64
 )
 
 func main() {
@@ -112,6 +116,7 @@ func main() {
 	flag.StringVar(&sets, "sets", "", "score every labelled set under this folder (e.g. ../shared/eval: its queries files with their folder's catalogue.jsonl, or -catalog) and print one table, ranking beside BM25")
 	flag.BoolVar(&lodo, "lodo", false, "with -sets: leave one dataset out: fit on the other datasets, score the one left out, for each (slow)")
 	flag.Float64Var(&ownW, "catalog-weight", 1, "with -sets -fit: the weight in the fit of each set on -catalog (and each -train file), where every other set weighs 1")
+	flag.Float64Var(&floorW, "above-baseline", 0, "with -sets -fit or -lodo: what each unit of hit@5 by which a set falls below BM25's costs the fit's objective (0: nothing)")
 	flag.StringVar(&fitOnly, "fit-only", "", "with -sets -fit: fit only these weights (comma-separated), from the shipped ones, and the calibration")
 	flag.IntVar(&setCap, "set-cap", 400, "with -sets -fit: at most this many cases of each set, evenly spaced, are fitted on")
 	flag.Parse()
@@ -423,7 +428,7 @@ func runSets(dir, catalog string, asJSON bool) error {
 			v, _ := hint.DefaultWeights().Get(name)
 			start = start.With(name, v)
 		}
-		w, frep, err := hinteval.FitSets(ctx, groups, hinteval.FitOptions{Start: &start, Freeze: kept, CalibrationFolds: 3})
+		w, frep, err := hinteval.FitSets(ctx, groups, hinteval.FitOptions{Start: &start, Freeze: kept, CalibrationFolds: 3, AboveBaseline: floorW})
 		if err != nil {
 			return err
 		}
@@ -500,7 +505,7 @@ func leaveOneOut(ctx context.Context, found []hinteval.Set, groups []hinteval.La
 				train = append(train, groups[i])
 			}
 		}
-		w, _, err := hinteval.FitSets(ctx, train, hinteval.FitOptions{})
+		w, _, err := hinteval.FitSets(ctx, train, hinteval.FitOptions{AboveBaseline: floorW})
 		if err != nil {
 			return err
 		}

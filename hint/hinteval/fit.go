@@ -39,6 +39,10 @@ type FitOptions struct {
 	// WorkspaceOf, when set, gives each case's request a workspace (for usage priors,
 	// Config.Usage). Optional.
 	WorkspaceOf func(Case) string
+	// AboveBaseline is what each unit of hit@5 by which a group falls below a plain BM25's
+	// on the same cases costs the objective (see Fit): weights that do well on average
+	// but lose to the baseline on one catalogue are worth less. Optional: 0, no such cost.
+	AboveBaseline float64
 }
 
 // FitReport says what a fit did. It is plain data.
@@ -56,7 +60,8 @@ type FitReport struct {
 // in turn
 // takes the value, among a few steps around its current one, that most improves the
 // objective (hit@5, plus the MRR and a quarter of hit@all, minus a little for every action
-// listed beyond six on average); a step must gain at least a quarter of a case to be taken.
+// listed beyond six on average, minus opt.AboveBaseline for each unit of hit@5 by which a
+// group falls below a plain BM25); a step must gain at least a quarter of a case to be taken.
 // Rounds repeat until none improves. The confidence threshold and margin are then set so
 // that the most training cases get a confident hint while those hints are right at least
 // Precision of the time. The prompts are analysed once (hint.Trace); each try only re-ranks.
@@ -127,10 +132,23 @@ func newFitter(ctx context.Context, groups []Labelled, opt FitOptions) (*fitter,
 	cfg := opt.Config
 	cfg.Weights = &w
 	b := hint.New(cfg)
-	f := &fitter{start: w}
+	f := &fitter{start: w, floor: opt.AboveBaseline, groups: len(groups)}
 	weights := caseWeights(groups)
 	for gi, g := range groups {
+		var bm *bm25
+		if f.floor > 0 {
+			var err error
+			if bm, err = newBM25(ctx, g.Store); err != nil {
+				return nil, err
+			}
+		}
 		for ci, c := range g.Cases {
+			base := 0.0
+			if bm != nil {
+				base, _, _ = caseScore(ranks(c.Expect, bm.rank(c.Prompt, c.Apps, baselineDepth)))
+			}
+			f.group = append(f.group, gi)
+			f.base = append(f.base, base)
 			req := request(c, opt.WorkspaceOf)
 			t, err := b.Trace(ctx, g.Store, req)
 			if err != nil {
@@ -168,9 +186,11 @@ func (f *fitter) calibrating(groups []Labelled) []bool {
 
 // subset returns the fitter over the cases keep selects.
 func (f *fitter) subset(keep func(i int) bool) *fitter {
-	s := &fitter{start: f.start}
+	s := &fitter{start: f.start, floor: f.floor, groups: f.groups}
 	for i := range f.cases {
 		if keep(i) {
+			s.group = append(s.group, f.group[i])
+			s.base = append(s.base, f.base[i])
 			s.cases = append(s.cases, f.cases[i])
 			s.traces = append(s.traces, f.traces[i])
 			s.weight = append(s.weight, f.weight[i])
@@ -323,10 +343,20 @@ type fitter struct {
 	cases  []Case
 	traces []*hint.Trace
 	weight []float64 // each case's weight in the objective and the pairwise loss
+	// group is each case's group, of groups; base is each case's hit@5 by the BM25
+	// baseline (when floor > 0); floor is FitOptions.AboveBaseline.
+	group  []int
+	base   []float64
+	groups int
+	floor  float64
 }
 
+// baselineDepth is how many actions the BM25 baseline lists (as Run's default).
+const baselineDepth = 15
+
 // objective scores weights on the cases: hit@5 + MRR + hit@all/4, minus 0.01 per action
-// listed beyond six on average.
+// listed beyond six on average, minus f.floor times each group's shortfall in hit@5 below
+// the BM25 baseline's.
 func (f *fitter) objective(w hint.Weights) float64 {
 	n := len(f.cases)
 	if n == 0 {
@@ -334,8 +364,15 @@ func (f *fitter) objective(w hint.Weights) float64 {
 	}
 	workers := min(runtime.GOMAXPROCS(0), n)
 	sums := make([][4]float64, workers)
+	// Per worker and group: the ranking's hit@5 less the baseline's, and the cases.
+	gap := make([][]float64, workers)
+	count := make([]int, f.groups)
+	for i := range n {
+		count[f.group[i]]++
+	}
 	var wg sync.WaitGroup
 	for g := 0; g < workers; g++ {
+		gap[g] = make([]float64, f.groups)
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
@@ -347,6 +384,7 @@ func (f *fitter) objective(w hint.Weights) float64 {
 				sums[g][1] += cw * rr
 				sums[g][2] += cw * ha
 				sums[g][3] += cw * float64(len(listed))
+				gap[g][f.group[i]] += h5 - f.base[i]
 			}
 		}(g)
 	}
@@ -358,7 +396,19 @@ func (f *fitter) objective(w hint.Weights) float64 {
 		}
 	}
 	nf := float64(n)
-	return t[0]/nf + t[1]/nf + 0.25*t[2]/nf - 0.01*math.Max(0, t[3]/nf-6)
+	obj := t[0]/nf + t[1]/nf + 0.25*t[2]/nf - 0.01*math.Max(0, t[3]/nf-6)
+	if f.floor > 0 {
+		for gi := range f.groups {
+			d := 0.0
+			for g := range gap {
+				d += gap[g][gi]
+			}
+			if count[gi] > 0 && d < 0 {
+				obj += f.floor * d / float64(count[gi])
+			}
+		}
+	}
+	return obj
 }
 
 // caseScore gives one case's hit@5 and hit@all (0 or 1) and its reciprocal rank.

@@ -165,7 +165,7 @@ func Run(ctx context.Context, st Store, cases []Case, opt Options) (Report, erro
 	}
 	depth := opt.BaselineDepth
 	if depth <= 0 {
-		depth = 15
+		depth = baselineDepth
 	}
 	bm, err := newBM25(ctx, st)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -448,5 +449,64 @@ func TestProjectSetsWellFormed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFitAboveBaseline: with AboveBaseline, the fit's objective loses, for each group
+// whose hit@5 is below the BM25 baseline's on the same cases, that shortfall times
+// AboveBaseline; weights at the baseline on every group cost nothing.
+func TestFitAboveBaseline(t *testing.T) {
+	ctx, st := context.Background(), testdataStore(t)
+	good := []hinteval.Case{slackSend,
+		{ID: "g2", Prompt: "list the labels in my gmail", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Expect: [][]string{{"GMAIL_LIST_LABELS"}}}}
+	bad := []hinteval.Case{
+		{ID: "b1", Prompt: "email dana@example.com the notes", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Expect: [][]string{{"GMAIL_SEND_EMAIL"}}},
+		{ID: "b2", Prompt: "upload the report to slack", Apps: []string{"slack", "gmail"}, Mode: "chatbot", Expect: [][]string{{"SLACK_UPLOAD_FILE"}}},
+		{ID: "b3", Prompt: "create an event on my calendar for friday", Apps: []string{"googlecalendar", "gmail"}, Mode: "chatbot", Expect: [][]string{{"GOOGLECALENDAR_CREATE_EVENT"}}},
+	}
+	groups := []hinteval.Labelled{{Store: st, Cases: good}, {Store: st, Cases: bad}}
+	// Every feature weighing against an action, and a hint of one action: the ranking
+	// falls below BM25 (fifteen actions).
+	w := hint.DefaultWeights()
+	for _, name := range hint.FeatureNames() {
+		v, _ := w.Get(name)
+		w = w.With(name, -v)
+	}
+	cfg := hint.Config{Weights: &w, Limits: hint.Limits{MaxActions: 1}}
+	want := 0.0
+	for _, g := range groups {
+		rep, err := hinteval.Run(ctx, st, g.Cases, hinteval.Options{Builder: hint.New(cfg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += max(0, rep.Baseline.Hit5-rep.Overall.Hit5)
+	}
+	if want == 0 {
+		t.Fatal("no group is below the baseline: the test checks nothing")
+	}
+	plain, err := hinteval.Objective(ctx, groups, hinteval.FitOptions{Config: cfg}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floored, err := hinteval.Objective(ctx, groups, hinteval.FitOptions{Config: cfg, AboveBaseline: 2}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plain - floored; math.Abs(got-2*want) > 1e-9 {
+		t.Errorf("the objective loses %.4f below the baseline, want %.4f", got, 2*want)
+	}
+	// The shipped weights list every expected action of both groups in the first five, as
+	// BM25 does.
+	def := hint.DefaultWeights()
+	plain, err = hinteval.Objective(ctx, groups, hinteval.FitOptions{}, def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floored, err = hinteval.Objective(ctx, groups, hinteval.FitOptions{AboveBaseline: 2}, def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain != floored {
+		t.Errorf("weights at the baseline: objective %.4f with the floor, %.4f without", floored, plain)
 	}
 }
