@@ -1,6 +1,7 @@
 // Package text turns prompts, action slugs, names and descriptions into analysed search terms:
 // tokenising, slug splitting, stemming and plural folding, stop words, verb classes, idioms,
-// entity typing, and expansions of prompt words. It is shared by the classifier in package
+// entity typing, two words the catalogue writes as one ("web hook"), and expansions of
+// prompt words. It is shared by the classifier in package
 // cache and the ranking in package hint, so both sides of a match are analysed the same way.
 //
 // Closed word classes (stop words, prepositions, time words, verb classes and a few idioms)

@@ -93,6 +93,7 @@ func (a *Analyzer) Prompt(prompt string, apps []string) Prompt {
 // prompt is Prompt, counting what it does in wk.
 func (a *Analyzer) prompt(prompt string, apps []string, wk *work) Prompt {
 	toks := a.tokens(prompt, apps, wk)
+	toks, joined := a.compounds(toks)
 	toks = a.rewrite(toks)
 	groups := a.split(toks, apps, wk)
 	var p Prompt
@@ -106,9 +107,57 @@ func (a *Analyzer) prompt(prompt string, apps []string, wk *work) Prompt {
 	p.Clauses = mergeClauses(p.Clauses, wk)
 	if len(p.Clauses) > 0 {
 		p.Words = a.Terms(prompt, 0)
+		for _, w := range joined {
+			if !slices.Contains(p.Words, w) {
+				p.Words = append(p.Words, w)
+			}
+		}
 	}
 	return p
 }
+
+// compounds returns toks with, after each two words in a row that the catalogue writes as
+// one ("web hook", "time zone", "user name"), that word; and the stems of those words. The
+// two words stay, each may mean something alone. A phrasal verb WordNet lists ("look up",
+// "set up", "log in") is not joined: it asks for an act, and the joined word would match
+// the thing the catalogue names with it (a lookup table, a setup).
+func (a *Analyzer) compounds(toks []token) ([]token, []string) {
+	var out []token
+	var joined []string
+	for i, t := range toks {
+		if out != nil {
+			out = append(out, t)
+		}
+		if i == 0 || t.kind != toks[i-1].kind || t.kind != tokWord && t.kind != tokContent {
+			continue
+		}
+		w := toks[i-1].word + t.word
+		if len(w) < minCompound || a.stop[w] || a.kb.known[a.Stem(w)] == 0 {
+			continue
+		}
+		if a.stop[t.word] && a.isPhrase(toks[i-1].word, t.word) {
+			continue // a phrasal verb ("look up", "set up"): read as a verb, not a thing
+		}
+		if out == nil {
+			out = append(make([]token, 0, len(toks)+1), toks[:i+1]...)
+		}
+		out = append(out, token{kind: t.kind, word: w, weight: t.weight, proper: t.proper})
+		joined = append(joined, a.Stem(w))
+	}
+	if out == nil {
+		return toks, nil
+	}
+	return out, joined
+}
+
+// isPhrase reports whether WordNet lists the two words, stemmed, as a phrase.
+func (a *Analyzer) isPhrase(w1, w2 string) bool {
+	return slices.Contains(a.kb.phrases[a.Stem(w1)], a.Stem(w1)+" "+a.Stem(w2))
+}
+
+// minCompound is the least length of a word that compounds finds written as two: shorter
+// joins ("a"+"nd", "to"+"do") are chance.
+const minCompound = 5
 
 // tokens scans the prompt into words, entities, content and boundaries.
 func (a *Analyzer) tokens(s string, apps []string, wk *work) []token {

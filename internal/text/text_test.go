@@ -283,6 +283,44 @@ func TestPromptExisting(t *testing.T) {
 	}
 }
 
+// TestPromptCompounds: two words in a row that the catalogue writes as one are also read
+// as that word, in the clause and in the prompt's words; a phrasal verb is not joined, nor
+// two words whose join the catalogue does not use.
+func TestPromptCompounds(t *testing.T) {
+	a := text.New()
+	has := func(p text.Prompt, stem string) (inWords, inClause bool) {
+		inWords = slices.Contains(p.Words, stem)
+		for _, c := range p.Clauses {
+			inClause = inClause || slices.ContainsFunc(c.Terms, func(t text.Term) bool { return t.Stem == stem && t.Source == text.SourceWord })
+		}
+		return inWords, inClause
+	}
+	for _, tt := range []struct {
+		prompt, parts, joined string
+		want                  bool
+	}{
+		{"add a web hook for new orders", "web hook", "webhook", true},
+		{"change the time zone of my account", "time zone", "timezone", true},
+		{"roll back the config to yesterday's version", "roll back", "rollback", true},
+		{"look up everyone from globex.com", "look", "lookup", false},
+		{"set up a new project", "set", "setup", false},
+		{"paint the red car", "red car", "redcar", false},
+	} {
+		t.Run(tt.prompt, func(t *testing.T) {
+			p := a.Prompt(tt.prompt, nil)
+			w, c := has(p, a.Stem(tt.joined))
+			if w != tt.want || c != tt.want {
+				t.Errorf("%q in the prompt's words %t, in a clause %t; want %t (%v)", tt.joined, w, c, tt.want, p)
+			}
+			for _, part := range text.Words(tt.parts) {
+				if !slices.Contains(p.Words, a.Stem(part)) {
+					t.Errorf("%q is not among the prompt's words %v", part, p.Words)
+				}
+			}
+		})
+	}
+}
+
 func TestPromptNeverPanics(t *testing.T) {
 	a := text.New()
 	for _, p := range []string{"'", "\"unterminated", "((((", "#", "@", "a/b/c/d", "ABC-", "\xff\xfe",
