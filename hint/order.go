@@ -377,9 +377,19 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 	single := len(r.clauses)-r.lookups == 1
 	named := r.namedApps()
 	fused := r.fuse(seq, w)
-	if single {
+	if single && len(named) > 0 {
 		// One step: the actions of the app it names stay first, whatever the whole
-		// prompt's ranking says of the others.
+		// prompt's ranking says of the others, and those of them the whole prompt's
+		// ranking holds come before any other app's action.
+		in := make(map[int32]bool, len(fused))
+		for _, it := range fused {
+			in[it.cand.i] = true
+		}
+		for _, i := range r.recall {
+			if !in[i] && !r.metas[i].Destructive && slices.Contains(named, r.metas[i].App) {
+				fused = append(fused, listed{cand: &cand{i: i, recallOnly: true}})
+			}
+		}
 		fused = namedFirst(r.metas, named, fused, func(l listed) int32 { return l.cand.i })
 	}
 	for _, it := range fused {

@@ -58,6 +58,6 @@ func ExampleConfig_usage() {
 	fmt.Println("repeat:", res.MatchedActions, "confident:", res.Confident, res.Probability)
 	// Output:
 	// before: [GMAIL_SEND_EMAIL GMAIL_REPLY_TO_THREAD GMAIL_FETCH_EMAILS GMAIL_ADD_LABEL_TO_EMAIL GMAIL_CREATE_EMAIL_DRAFT]
-	// after: [GMAIL_REPLY_TO_THREAD GMAIL_SEND_EMAIL GMAIL_FETCH_EMAILS GMAIL_ADD_LABEL_TO_EMAIL GMAIL_CREATE_EMAIL_DRAFT] usage share of the first: 3.149 confident: false
+	// after: [GMAIL_REPLY_TO_THREAD GMAIL_SEND_EMAIL GMAIL_FETCH_EMAILS GMAIL_ADD_LABEL_TO_EMAIL GMAIL_CREATE_EMAIL_DRAFT] usage share of the first: 3.305 confident: false
 	// repeat: [GMAIL_REPLY_TO_THREAD GMAIL_SEND_EMAIL] confident: true 0.9
 }
