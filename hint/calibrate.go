@@ -53,6 +53,8 @@ type lead struct {
 	app                      string
 	named, recallOnly, agree bool
 	capHit, verb             bool
+	// alone: no other action of its app is a candidate of its clause (see confident).
+	alone bool
 	// The first action's unexplained slug words, whole-prompt BM25F and app focus.
 	unexplained, prompt, focus float64
 	// repeat is how surely the request repeats earlier successful calls of the first
@@ -74,6 +76,7 @@ func (l *lead) see(r *ranking, w *Weights, c *cand, score float64, ci int) {
 		l.capHit, l.verb = c.capHit, c.f[featVerbSame] == 1
 		l.unexplained, l.prompt, l.focus = float64(c.f[featUnexplained]), float64(c.f[featPromptBM25F]), float64(c.f[featAppFocus])
 		l.repeat = float64(c.f[featRepeat])
+		l.alone = r.alone(c.i, ci)
 	case l.second == math.Inf(-1) && r.step(ci) == l.step:
 		l.second = lex
 	}
@@ -137,8 +140,17 @@ func (l *lead) probability(r *ranking, w *Weights) float64 {
 
 // confident reports whether the listed actions earn the strong directive: the request names
 // the action by slug, or the probability that the first is right reaches confident_p, no
-// action passed the gate only as a guess, and the first action's app is one the prompt
-// names when it names any.
+// action passed the gate only as a guess, the first action's app is one the prompt names
+// when it names any, and it is not alone (below) unless the request repeats its earlier
+// successful calls exactly.
+//
+// A first action that is the only candidate of its app won on what its app is, not on
+// which of the app's actions the request wants. That is every hint in a catalogue of one
+// action per app (a host's own tools, many public benchmarks), and few over Composio's apps,
+// whose requests the probability is calibrated on. There its evidence reads much surer
+// than it is: the app sharing most words with a request leads the others by far, right or
+// wrong (on a public benchmark of that shape, the directive was right three times in four). The probability is still reported; the
+// hint does not claim it.
 func (l *lead) confident(r *ranking, w *Weights) bool {
 	switch {
 	case l.n == 0:
@@ -146,5 +158,24 @@ func (l *lead) confident(r *ranking, w *Weights) bool {
 	case len(r.explicit) > 0:
 		return true
 	}
+	if l.alone && l.repeat < exactAt {
+		return false
+	}
 	return !r.relaxed && l.probability(r, w) >= w.v[paramConfidentP] && !r.namesOtherApp(l.app)
+}
+
+// alone reports whether action i is the only action of its app among clause ci's
+// candidates (an action listed from the whole prompt's ranking, ci 0, is read against the
+// first clause's).
+func (r *ranking) alone(i int32, ci int) bool {
+	if ci >= len(r.lists) {
+		return false
+	}
+	app := r.metas[i].App
+	for k := range r.lists[ci] {
+		if j := r.lists[ci][k].i; j != i && r.metas[j].App == app {
+			return false
+		}
+	}
+	return true
 }

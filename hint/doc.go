@@ -37,7 +37,8 @@
 // probability that the first action is right (a logistic function of its score, its lead,
 // and whether its app is named, recall alone found it and BM25F agrees, fitted on held-out
 // folds); the hint is confident, and says "You MUST call", from a threshold chosen for
-// precision on held-out folds.
+// precision on held-out folds, unless its first action is the only candidate of its app
+// (a catalogue of one action per app), where that probability reads surer than it is.
 // Strategies: capability and token_filtered (the tier of the top action), recipe_token in
 // recipe mode (no candidate gate), and fallback when nothing fits: then the hint lists no
 // action and says so, with the apps in scope.
