@@ -60,3 +60,39 @@ func TestKeep(t *testing.T) {
 		})
 	}
 }
+
+// TestRankSelectFirstRound: the stated steps' first actions are listed in the order of
+// their scores (the surest step leads), the later rounds in the steps' order; a recipe's
+// steps keep their order throughout.
+func TestRankSelectFirstRound(t *testing.T) {
+	w := Weights{}.With("slug", 1).With("keep_ratio", 0.1).With("min_score", 0)
+	r := &ranking{clauses: make([]clauseInfo, 2)}
+	scores := [][]float32{{2, 1.5}, {5, 4}}
+	slugs := [][]string{{"X_A", "X_B"}, {"Y_C", "Y_D"}}
+	for ci := range scores {
+		var cands []cand
+		for k, s := range scores[ci] {
+			words := strings.Split(strings.ToLower(slugs[ci][k]), "_")
+			r.metas = append(r.metas, cache.ActionMeta{App: words[0], Action: slugs[ci][k], SlugTerms: words[1:]})
+			c := cand{i: int32(len(r.metas) - 1)}
+			c.f[featSlug] = s
+			cands = append(cands, c)
+		}
+		r.lists = append(r.lists, cands)
+	}
+	order := func() []string {
+		var got []string
+		r.rankSelect(&w, Limits{}.withDefaults(), func(c *cand, _ float64, _ int) bool {
+			got = append(got, r.metas[c.i].Action)
+			return true
+		})
+		return got
+	}
+	if diff := cmp.Diff([]string{"Y_C", "X_A", "X_B", "Y_D"}, order()); diff != "" {
+		t.Errorf("chatbot (-want +got):\n%s", diff)
+	}
+	r.recipe = true
+	if diff := cmp.Diff([]string{"X_A", "Y_C", "X_B", "Y_D"}, order()); diff != "" {
+		t.Errorf("recipe (-want +got):\n%s", diff)
+	}
+}
