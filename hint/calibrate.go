@@ -149,8 +149,8 @@ func (l *lead) probability(r *ranking, w *Weights) float64 {
 // action per app (a host's own tools, many public benchmarks), and few over Composio's apps,
 // whose requests the probability is calibrated on. There its evidence reads much surer
 // than it is: the app sharing most words with a request leads the others by far, right or
-// wrong (on a public benchmark of that shape, the directive was right three times in four). The probability is still reported; the
-// hint does not claim it.
+// wrong (on a public benchmark of that shape, the directive was right three times in
+// four). The probability is still reported; the hint does not claim it.
 func (l *lead) confident(r *ranking, w *Weights) bool {
 	switch {
 	case l.n == 0:

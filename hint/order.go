@@ -249,7 +249,11 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 			// ("put 'Design sync' on my calendar and invite Ana" split so that the event's
 			// creation is the second clause's best, the first's a weak guess). A recipe's
 			// steps keep their order.
-			slices.SortStableFunc(picks[:min(len(picks), nStated)], func(a, b pick) int { return cmp.Compare(b.s.score, a.s.score) })
+			stated := 0 // the stated steps' picks come first; a deferred step has none
+			for stated < len(picks) && picks[stated].ci < nStated {
+				stated++
+			}
+			slices.SortStableFunc(picks[:stated], func(a, b pick) int { return cmp.Compare(b.s.score, a.s.score) })
 		}
 		for _, p := range picks {
 			if !emit(p.s.cand, p.s.score, p.ci) {

@@ -63,7 +63,8 @@ func TestKeep(t *testing.T) {
 
 // TestRankSelectFirstRound: the stated steps' first actions are listed in the order of
 // their scores (the surest step leads), the later rounds in the steps' order; a recipe's
-// steps keep their order throughout.
+// steps keep their order throughout, and an implied step's picks never move before a
+// stated step's.
 func TestRankSelectFirstRound(t *testing.T) {
 	w := Weights{}.With("slug", 1).With("keep_ratio", 0.1).With("min_score", 0)
 	r := &ranking{clauses: make([]clauseInfo, 2)}
@@ -94,5 +95,22 @@ func TestRankSelectFirstRound(t *testing.T) {
 	r.recipe = true
 	if diff := cmp.Diff([]string{"X_A", "Y_C", "X_B", "Y_D"}, order()); diff != "" {
 		t.Errorf("recipe (-want +got):\n%s", diff)
+	}
+
+	// A step that joins late has no first-round pick, and an implied step's picks, however
+	// they score, follow the stated steps' of their round.
+	r.recipe = false
+	r.clauses, r.lookups = make([]clauseInfo, 3), 1
+	var lookup []cand
+	for k, slug := range []string{"L_E", "L_F"} {
+		r.metas = append(r.metas, cache.ActionMeta{App: "l", Action: slug, SlugTerms: []string{strings.ToLower(slug[2:])}})
+		c := cand{i: int32(len(r.metas) - 1)}
+		c.f[featSlug] = float32(9 - k)
+		lookup = append(lookup, c)
+	}
+	r.lists = append(r.lists, lookup)
+	w = w.With("defer_ratio", 0.5)
+	if diff := cmp.Diff([]string{"Y_C", "L_E", "X_A", "Y_D", "L_F", "X_B"}, order()); diff != "" {
+		t.Errorf("a deferred step and an implied one (-want +got):\n%s", diff)
 	}
 }

@@ -132,17 +132,18 @@ func (a *Analyzer) compounds(toks []token) ([]token, []string) {
 			continue
 		}
 		w := toks[i-1].word + t.word
-		if len(w) < minCompound || a.stop[w] || a.kb.known[a.Stem(w)] == 0 {
+		if len(w) < minCompound || a.stop[w] {
 			continue
 		}
-		if a.stop[t.word] && a.isPhrase(toks[i-1].word, t.word) {
-			continue // a phrasal verb ("look up", "set up"): read as a verb, not a thing
+		stem := a.Stem(w)
+		if a.kb.known[stem] == 0 || a.stop[t.word] && a.isPhrase(toks[i-1].word, t.word) {
+			continue // not a catalogue word, or a phrasal verb ("look up"): an act, not a thing
 		}
 		if out == nil {
 			out = append(make([]token, 0, len(toks)+1), toks[:i+1]...)
 		}
 		out = append(out, token{kind: t.kind, word: w, weight: t.weight, proper: t.proper})
-		joined = append(joined, a.Stem(w))
+		joined = append(joined, stem)
 	}
 	if out == nil {
 		return toks, nil
