@@ -30,7 +30,7 @@
 //
 // A clause that names an app lists that app's actions before any other app's, and a hint
 // whose top action belongs to an app other than the one named is never confident. Clauses'
-// lists are interleaved, the steps' first actions by score (a recipe's in its order); steps a prompt implies (finding the draft it asks to send) follow;
+// lists are interleaved; steps a prompt implies (finding the draft it asks to send) follow;
 // a hint that is not sure of a one-step request, or that serves several steps, is then
 // filled up to twelve actions from BM25F over the whole prompt, so that it never misses
 // what a plain lexical ranking would find. [Result.Probability] is the calibrated

@@ -14,12 +14,11 @@ import (
 // (features.go), scores each as the dot product of its features with the weights, and
 // keeps the clause's best (keep): the actions of an app the clause names first, then by
 // score, within keep_ratio of the best and above min_score. The clauses' lists are
-// interleaved (rankSelect; the first round by score, outside recipes), a clause whose best
-// is weak joining late (deferred), the steps the prompt implies with their best few. fuse
-// weighs that list against the whole prompt's BM25F ranking (recall.go). list puts the
-// actions the prompt names by slug first, holds the hint to its limits, and fills a hint
-// that is not sure from the whole prompt's ranking, the apps the request names first;
-// whether it is sure is calibration's to say.
+// interleaved (rankSelect), a clause whose best is weak joining late (deferred), the steps
+// the prompt implies with their best few. fuse weighs that list against the whole prompt's
+// BM25F ranking (recall.go). list puts the actions the prompt names by slug first, holds
+// the hint to its limits, and fills a hint that is not sure from the whole prompt's
+// ranking, the apps the request names first; whether it is sure is calibration's to say.
 //
 // fill writes the listed actions into the Result, each with its Match, and hands the lead
 // of the list to calibration (calibrate.go) for the hint's probability and confidence; the
@@ -220,14 +219,8 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 	// implied steps that find what a clause acts on take part with their best few, after
 	// the stated steps of each round.
 	delay := r.deferred(kept[:nStated], w)
-	type pick struct {
-		s  scored
-		ci int
-	}
-	var picks []pick
 	for round := 0; ; round++ {
 		more := false
-		picks = picks[:0]
 		for ci := range r.clauses {
 			rank := round
 			if ci < nStated {
@@ -241,22 +234,7 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 				continue
 			}
 			more = true
-			picks = append(picks, pick{kept[ci][rank], ci})
-		}
-		if round == 0 && !r.recipe {
-			// The stated steps' first actions in the order of their scores: the split into
-			// clauses is a guess, and the surest step's action should lead the hint
-			// ("put 'Design sync' on my calendar and invite Ana" split so that the event's
-			// creation is the second clause's best, the first's a weak guess). A recipe's
-			// steps keep their order.
-			stated := 0 // the stated steps' picks come first; a deferred step has none
-			for stated < len(picks) && picks[stated].ci < nStated {
-				stated++
-			}
-			slices.SortStableFunc(picks[:stated], func(a, b pick) int { return cmp.Compare(b.s.score, a.s.score) })
-		}
-		for _, p := range picks {
-			if !emit(p.s.cand, p.s.score, p.ci) {
+			if !emit(kept[ci][rank].cand, kept[ci][rank].score, ci) {
 				return
 			}
 		}
