@@ -48,6 +48,9 @@
 //	go run ./examples/selection -eval ../shared/eval/dev-queries.jsonl -fit \
 //	    -repeat hint/hinteval/testdata/unseen2.jsonl -out hint/weights.json
 //
+// -weights FILE scores with the weights in FILE (as -fit writes them) instead of the shipped
+// ones, without a rebuild: the way to compare a fit's weights before shipping them.
+//
 // -cv adds the app-grouped 5-fold cross-validation: weights are fitted on four folds' apps
 // and the fifth is scored, for each fold; these are the figures that predict unseen apps.
 // -fit fits the weights on all the cases (and -train's) and writes them to -out; the
@@ -88,12 +91,13 @@ var (
 
 	embedURL, embedModel, embedKeyEnv string
 
-	sets    string
-	setCap  int
-	fitOnly string
-	lodo    bool
-	ownW    float64
-	floorW  float64
+	sets        string
+	setCap      int
+	fitOnly     string
+	lodo        bool
+	ownW        float64
+	floorW      float64
+	weightsPath string
 )
 
 func main() {
@@ -117,6 +121,7 @@ func main() {
 	flag.BoolVar(&lodo, "lodo", false, "with -sets: leave one dataset out: fit on the other datasets, score the one left out, for each (slow)")
 	flag.Float64Var(&ownW, "catalog-weight", 1, "with -sets -fit: the weight in the fit of each set on -catalog (and each -train file), where every other set weighs 1")
 	flag.Float64Var(&floorW, "above-baseline", 0, "with -sets -fit or -lodo: what each unit of hit@5 by which a set falls below BM25's costs the fit's objective (0: nothing)")
+	flag.StringVar(&weightsPath, "weights", "", "score with the weights in this JSON file (as -fit writes them) instead of the shipped ones")
 	flag.StringVar(&fitOnly, "fit-only", "", "with -sets -fit: fit only these weights (comma-separated), from the shipped ones, and the calibration")
 	flag.IntVar(&setCap, "set-cap", 400, "with -sets -fit: at most this many cases of each set, evenly spaced, are fitted on")
 	flag.Parse()
@@ -171,6 +176,9 @@ func run(catalog, eval string, misses, asJSON bool) error {
 	}
 	cfg, err := semanticConfig(ctx, st)
 	if err != nil {
+		return err
+	}
+	if cfg.Weights, err = readWeights(); err != nil {
 		return err
 	}
 	builder := hint.New(cfg)
@@ -439,7 +447,11 @@ func runSets(dir, catalog string, asJSON bool) error {
 
 // printSets prints the table of every set found, or its JSON.
 func printSets(ctx context.Context, found []hinteval.Set, asJSON bool) error {
-	reps, err := hinteval.RunSets(ctx, found, hinteval.Options{})
+	w, err := readWeights()
+	if err != nil {
+		return err
+	}
+	reps, err := hinteval.RunSets(ctx, found, hinteval.Options{Builder: hint.New(hint.Config{Weights: w})})
 	if err != nil {
 		return err
 	}
@@ -586,6 +598,22 @@ func runAblation(ctx context.Context, st *cache.Memory, cases, extra []hinteval.
 
 // semanticConfig returns the Builder configuration: with -embed-url, an embedder whose
 // vectors of the catalogue's actions it computes first.
+// readWeights returns the weights of -weights, nil (the shipped ones) without it.
+func readWeights() (*hint.Weights, error) {
+	if weightsPath == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(weightsPath)
+	if err != nil {
+		return nil, err
+	}
+	var w hint.Weights
+	if err := json.Unmarshal(b, &w); err != nil {
+		return nil, fmt.Errorf("%s: %w", weightsPath, err)
+	}
+	return &w, nil
+}
+
 func semanticConfig(ctx context.Context, st *cache.Memory) (hint.Config, error) {
 	if embedURL == "" {
 		return hint.Config{}, nil
