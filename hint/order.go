@@ -381,12 +381,9 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 		// One step: the actions of the app it names stay first, whatever the whole
 		// prompt's ranking says of the others, and those of them the whole prompt's
 		// ranking holds come before any other app's action.
-		in := make(map[int32]bool, len(fused))
-		for _, it := range fused {
-			in[it.cand.i] = true
-		}
 		for _, i := range r.recall {
-			if !in[i] && !r.metas[i].Destructive && slices.Contains(named, r.metas[i].App) {
+			if !r.metas[i].Destructive && slices.Contains(named, r.metas[i].App) &&
+				!slices.ContainsFunc(fused, func(l listed) bool { return l.cand.i == i }) {
 				fused = append(fused, listed{cand: &cand{i: i, recallOnly: true}})
 			}
 		}

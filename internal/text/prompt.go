@@ -153,7 +153,8 @@ func (a *Analyzer) compounds(toks []token) ([]token, []string) {
 
 // isPhrase reports whether WordNet lists the two words, stemmed, as a phrase.
 func (a *Analyzer) isPhrase(w1, w2 string) bool {
-	return slices.Contains(a.kb.phrases[a.Stem(w1)], a.Stem(w1)+" "+a.Stem(w2))
+	s1 := a.Stem(w1)
+	return slices.Contains(a.kb.phrases[s1], s1+" "+a.Stem(w2))
 }
 
 // minCompound is the least length of a word that compounds finds written as two: shorter
