@@ -62,8 +62,11 @@ const (
 	minAbbrevSeen = 3  // actions in which an abbreviation must meet its long form
 	maxAppTerms   = 24 // description words kept per app
 	commonApps    = 8  // apps whose actions use a word, from which it is a common word
-	vendorApps    = 3  // display names a first word must open to count as a vendor
-	qualifierApps = 3  // display names a last word must close to count as a qualifier
+	// sharedSlugShare: an app's one-word slug that the actions of more than one app in
+	// this many others use is a common word (see looseSlug).
+	sharedSlugShare = 50
+	vendorApps      = 3 // display names a first word must open to count as a vendor
+	qualifierApps   = 3 // display names a last word must close to count as a qualifier
 	// A last word that closes fewer names counts as a qualifier when at least
 	// qualifierApps slugs end with it, each keeping minSlugStem letters before it, and it
 	// closes at least minQualifierNames names.
@@ -86,6 +89,10 @@ type CatalogBuilder struct {
 	df     map[string]int      // stem -> actions whose slug, name or description hold it
 	abbrev map[[2]string]int   // (short, long) -> actions where both appear
 	apps   map[string][]string // stem -> apps whose actions hold it, the first commonApps
+	// wide holds, for a stem that commonApps apps use, every app whose actions hold it.
+	wide map[string]map[string]bool
+	// spelled is each stem's most frequent spelling, once vocab has run.
+	spelled map[string]string
 	// named holds the spellings of the words of action slugs: an action is named with
 	// them, so they are words of the catalogue however few actions use them.
 	named map[string]bool
@@ -95,7 +102,8 @@ type CatalogBuilder struct {
 // NewCatalogBuilder returns an empty CatalogBuilder.
 func NewCatalogBuilder() *CatalogBuilder {
 	return &CatalogBuilder{an: baseAnalyzer(), forms: map[string]int{}, df: map[string]int{},
-		abbrev: map[[2]string]int{}, apps: map[string][]string{}, named: map[string]bool{}}
+		abbrev: map[[2]string]int{}, apps: map[string][]string{}, wide: map[string]map[string]bool{},
+		spelled: map[string]string{}, named: map[string]bool{}}
 }
 
 // Actions returns the number of actions added.
@@ -125,8 +133,21 @@ func (b *CatalogBuilder) AddAction(app, slug, displayName, description string) {
 	}
 	for s := range all {
 		b.df[s]++
-		if as := b.apps[s]; len(as) < commonApps && !slices.Contains(as, app) {
-			b.apps[s] = append(as, app) // only whether a word is common is asked
+		as := b.apps[s]
+		switch {
+		case slices.Contains(as, app):
+		case len(as) < commonApps:
+			b.apps[s] = append(as, app)
+		default:
+			ws := b.wide[s]
+			if ws == nil {
+				ws = make(map[string]bool, 2*commonApps)
+				for _, a := range as {
+					ws[a] = true
+				}
+				b.wide[s] = ws
+			}
+			ws[app] = true
 		}
 	}
 	b.abbreviations(append(sw, dw...))
@@ -201,6 +222,7 @@ func (b *CatalogBuilder) vocab(c *Catalog) {
 				best, n = w, b.forms[w]
 			}
 		}
+		b.spelled[s] = best
 		for _, form := range forms {
 			if b.forms[form] >= minVocabDF || form == best || b.named[form] {
 				c.Words = append(c.Words, CatalogWord{form, b.df[s]})
@@ -289,6 +311,8 @@ func (b *CatalogBuilder) abbrevs(c *Catalog) {
 // vendor's initial joined to the rest ("gsheets"). An alias that is also a common catalogue
 // word ("sheets", "calendar") or an English word ("retell", "jump") names its app only
 // loosely (strength 0.5); a part of a name that is a function word ("once") is no alias.
+// So does a one-word slug that many other apps' actions use as a word (looseSlug): said
+// in lower case it is the request's own word more often than the app's name.
 func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 	an := b.an
 	firsts, lasts := map[string]int{}, map[string]int{}
@@ -406,6 +430,9 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 		if t, ok := suffixOf[flat]; ok && suffixes[flat[len(t):]] >= 2 {
 			add([]string{t}, 1)
 		}
+		if b.looseSlug(an, slug, len(apps)) {
+			aliases[slug] = 0.5
+		}
 		for _, k := range slices.Sorted(maps.Keys(aliases)) {
 			c.Aliases = append(c.Aliases, AppAlias{Words: strings.Fields(k), App: slug, Strength: aliases[k]})
 		}
@@ -453,6 +480,31 @@ func (b *CatalogBuilder) appWordsVocab(c *Catalog, apps []CatalogApp) {
 			c.Words = append(c.Words, CatalogWord{x, 1})
 		}
 	}
+}
+
+// looseSlug reports whether an app's slug is a word of the language that many other apps'
+// actions use ("location", "image", "search"): in lower case it is then more often the
+// request's own word than the app's name, and names the app only loosely. Many is
+// commonApps, or one app in sharedSlugShare when that is more.
+func (b *CatalogBuilder) looseSlug(an *Analyzer, slug string, apps int) bool {
+	if strings.Contains(slug, "_") || an.IsStop(slug) || !english(an, slug) {
+		return false
+	}
+	// A verb or a time word is never taken for a name in lower case (see namedApps).
+	if _, verb := an.VerbClass(Stem(slug)); verb || an.timeWord[Stem(slug)] {
+		return false
+	}
+	// The slug must be how the catalogue spells the word ("location", "locations"), not
+	// a name that only shares its stem with it ("toggl", "toggle").
+	s := Stem(slug)
+	if sp := b.spelled[s]; sp != slug && sp != slug+"s" && sp != slug+"es" && sp+"s" != slug {
+		return false
+	}
+	others := len(b.wide[s])
+	if b.wide[s][slug] {
+		others--
+	}
+	return others >= max(commonApps, (apps+sharedSlugShare-1)/sharedSlugShare)
 }
 
 // english reports whether WordNet knows word as a word of the language.

@@ -2,6 +2,7 @@ package text_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -177,5 +178,55 @@ func TestCatalogSlugWordsAreWords(t *testing.T) {
 	// A word of a description alone still needs two actions: descriptions hold typos.
 	if df, _ := an.KnownStem(an.Stem("offers")); df != 0 {
 		t.Errorf("offers, a word of one action's name and description: df %d, want 0 (not the catalogue's)", df)
+	}
+}
+
+// TestCatalogLooseSlug: an app whose one-word slug is a word of the language that many
+// other apps' actions use ("location") is named by it only loosely when it is said in lower
+// case, as the request's own word; capitalised, or after a preposition, it names the app.
+// A slug that only shares its stem with such a word ("templated" and "template") or is a verb
+// stays a name.
+func TestCatalogLooseSlug(t *testing.T) {
+	var actions []text.CatalogAction
+	var apps []text.CatalogApp
+	for i := range 10 {
+		app := fmt.Sprintf("geo%c", 'a'+i)
+		apps = append(apps, text.CatalogApp{App: app, DisplayName: app})
+		actions = append(actions, text.CatalogAction{App: app, Slug: strings.ToUpper(app) + "_NEAREST_PLACE",
+			Description: "Finds the places nearest a location; a template sets the output. Share the result."})
+	}
+	for _, app := range []string{"location", "templated", "share"} {
+		apps = append(apps, text.CatalogApp{App: app, DisplayName: app})
+		actions = append(actions, text.CatalogAction{App: app, Slug: strings.ToUpper(app) + "_LOOKUP", Description: "Looks up a location."})
+	}
+	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
+	all := make([]string, len(apps))
+	for i, a := range apps {
+		all[i] = a.App
+	}
+	strength := func(prompt, app string) float64 {
+		s := 0.0
+		for _, c := range an.Prompt(prompt, all).Clauses {
+			for _, m := range c.Apps {
+				if m.App == app {
+					s = max(s, m.Strength)
+				}
+			}
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		prompt, app string
+		want        float64
+	}{
+		{"suggest places near my current location", "location", 0.5},
+		{"look up the nearest cafe with Location", "location", 1},
+		{"find the nearest cafe in location", "location", 1},
+		{"make a templated card for the launch", "templated", 1},
+		{"share my position with the team", "share", 0},
+	} {
+		if got := strength(tc.prompt, tc.app); got != tc.want {
+			t.Errorf("%q: %s named with strength %v, want %v", tc.prompt, tc.app, got, tc.want)
+		}
 	}
 }

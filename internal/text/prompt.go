@@ -1285,6 +1285,11 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 			if n == 1 && !t.proper && len(w) == len(app)+1 && w[len(w)-1] == 's' {
 				continue
 			}
+			// A slug that is a common word of the catalogue, said in lower case, names the
+			// app only as its loose alias does, below, unless after a preposition.
+			if n == 1 && !t.proper && !a.prep[prevWord(toks, i)] && a.looseName(w, app) {
+				continue
+			}
 			mention(app, 1)
 			for k := i; k < i+n; k++ {
 				named[k] = true
@@ -1305,6 +1310,16 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 		}
 	}
 	return named
+}
+
+// looseName reports whether word is a loose alias of app (strength below 1).
+func (a *Analyzer) looseName(word, app string) bool {
+	for _, al := range a.kb.aliases[word] {
+		if al.App == app && len(al.Words) == 1 && al.Strength < 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // spells reports how many consecutive words (1 to 3) spell an app slug, ignoring its
