@@ -131,8 +131,9 @@ func (a *Analyzer) compounds(toks []token) ([]token, []string) {
 		if i == 0 || t.kind != toks[i-1].kind || t.kind != tokWord && t.kind != tokContent {
 			continue
 		}
+		// Two function words make no compound: "for me" is no "forme".
 		w := toks[i-1].word + t.word
-		if len(w) < minCompound || a.stop[w] {
+		if len(w) < minCompound || a.stop[w] || a.stop[toks[i-1].word] && a.stop[t.word] {
 			continue
 		}
 		stem := a.Stem(w)
@@ -1079,6 +1080,7 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 	skip := a.stepReferences(toks)
 	inPhrase := false
 	afterVerb := 0
+	objAt := -1 // the token of the object's last word
 	firstNoun := false
 	nounVerb := "" // a verb that also names an object ("email", "post")
 	contentN := 0
@@ -1157,10 +1159,13 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 			}
 			var wt float64
 			var role Role
+			// A verb's word right after the object's noun is the head of the noun phrase
+			// ("a fitness plan", "the release update"), not a second verb.
+			noun := objAt == i-1
 			switch {
 			case a.timeWord[s]:
 				wt, role = 0.15, RoleTime
-			case a.verbs[s] != "" && verbAt >= 0 && i > verbAt:
+			case a.verbs[s] != "" && verbAt >= 0 && i > verbAt && !noun:
 				wt, role = 0.3, RoleWord
 			case question:
 				wt, role = 0.8, RoleWord
@@ -1181,6 +1186,9 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 				wt, role = 0.7, RoleWord
 			default:
 				wt, role = 0.8, RoleWord
+			}
+			if role == RoleObject {
+				objAt = i
 			}
 			add(s, wt, role)
 		}
@@ -1389,7 +1397,6 @@ func (a *Analyzer) mentionsEvent(toks []token) bool {
 	return false
 }
 
-// isArticle reports whether a word is an article or a possessive that opens a noun phrase.
 // prevWord returns the word just before toks[i], or "" when a boundary, an entity or the
 // start comes before it.
 func prevWord(toks []token, i int) string {
@@ -1399,6 +1406,7 @@ func prevWord(toks []token, i int) string {
 	return ""
 }
 
+// isArticle reports whether a word is an article or a possessive that opens a noun phrase.
 func isArticle(w string) bool {
 	switch w {
 	case "the", "a", "an", "my", "our", "your", "their", "his", "her", "its":

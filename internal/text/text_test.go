@@ -305,6 +305,8 @@ func TestPromptCompounds(t *testing.T) {
 		{"look up everyone from globex.com", "look", "lookup", false},
 		{"set up a new project", "set", "setup", false},
 		{"paint the red car", "red car", "redcar", false},
+		{"create a fitness plan for me", "fitness plan", "forme", false}, // two function words make no compound
+		{"find travel vlogs on you tube", "tube", "youtube", true},       // one function word may open one
 	} {
 		t.Run(tt.prompt, func(t *testing.T) {
 			p := a.Prompt(tt.prompt, nil)
@@ -355,6 +357,36 @@ func TestAppNamedByCommonWord(t *testing.T) {
 		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%q: apps named (-want +got):\n%s", tc.prompt, diff)
+		}
+	}
+}
+
+// TestPromptCompoundHead: a word that is also a verb, right after the object's noun, is
+// the head of the noun phrase ("a fitness plan", "a team update") and weighs as the
+// object; after "to" it is the verb of a purpose ("the doc to review") and weighs little.
+func TestPromptCompoundHead(t *testing.T) {
+	a := text.New()
+	weight := func(prompt, stem string) (float64, text.Role) {
+		for _, c := range a.Prompt(prompt, nil).Clauses {
+			for _, term := range c.Terms {
+				if term.Stem == a.Stem(stem) && term.Source == text.SourceWord {
+					return term.Weight, term.Role
+				}
+			}
+		}
+		return 0, 0
+	}
+	for _, tt := range []struct {
+		prompt, word string
+		object       bool
+	}{
+		{"create a fitness plan", "plan", true},
+		{"send a team update", "update", true},
+		{"find the doc to review", "review", false},
+	} {
+		w, role := weight(tt.prompt, tt.word)
+		if got := w == 1 && role == text.RoleObject; got != tt.object {
+			t.Errorf("%q: %q weighs %v as role %v; want the object's weight: %t", tt.prompt, tt.word, w, role, tt.object)
 		}
 	}
 }
