@@ -131,9 +131,10 @@ func (a *Analyzer) compounds(toks []token) ([]token, []string) {
 		if i == 0 || t.kind != toks[i-1].kind || t.kind != tokWord && t.kind != tokContent {
 			continue
 		}
-		// Two function words make no compound: "for me" is no "forme".
+		// Two function words make no compound ("for me" is no "forme"), nor does an
+		// article open one ("a page").
 		w := toks[i-1].word + t.word
-		if len(w) < minCompound || a.stop[w] || a.stop[toks[i-1].word] && a.stop[t.word] {
+		if len(w) < minCompound || a.stop[w] || a.stop[toks[i-1].word] && a.stop[t.word] || isArticle(toks[i-1].word) {
 			continue
 		}
 		stem := a.Stem(w)
@@ -913,6 +914,16 @@ func firstWord(toks []token) int {
 	return -1
 }
 
+// isModal reports whether w is a modal or "do", which with "how" and a subject asks how to
+// do what the next word says.
+func isModal(w string) bool {
+	switch w {
+	case "can", "could", "do", "should", "would", "will", "might", "may":
+		return true
+	}
+	return false
+}
+
 func isQuestionWord(w string) bool {
 	switch w {
 	case "what", "whats", "which", "who", "whos", "whom", "whose", "where", "wheres", "when",
@@ -947,6 +958,10 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 			j = i + 2
 		case w == "please" || w == "kindly":
 			j = i + 1
+		case w == "how" && i+2 < len(toks) && isModal(toks[i+1].word) && (toks[i+2].word == "i" || toks[i+2].word == "we"):
+			j = i + 3 // "how can I change the layout": asks for the change
+		case (w == "how" || w == "way" || w == "possible") && i+1 < len(toks) && toks[i+1].word == "to":
+			j = i + 2 // "how to", "is there a way to", "is it possible to"
 		}
 		for j >= 0 && j < len(toks) && toks[j].kind == tokWord && (toks[j].word == "please" || toks[j].word == "just" || toks[j].word == "also" || toks[j].word == "quickly") {
 			j++

@@ -307,6 +307,7 @@ func TestPromptCompounds(t *testing.T) {
 		{"paint the red car", "red car", "redcar", false},
 		{"create a fitness plan for me", "fitness plan", "forme", false}, // two function words make no compound
 		{"find travel vlogs on you tube", "tube", "youtube", true},       // one function word may open one
+		{"how to delete a page", "page", "apage", false},                 // nor does an article
 	} {
 		t.Run(tt.prompt, func(t *testing.T) {
 			p := a.Prompt(tt.prompt, nil)
@@ -387,6 +388,23 @@ func TestPromptCompoundHead(t *testing.T) {
 		w, role := weight(tt.prompt, tt.word)
 		if got := w == 1 && role == text.RoleObject; got != tt.object {
 			t.Errorf("%q: %q weighs %v as role %v; want the object's weight: %t", tt.prompt, tt.word, w, role, tt.object)
+		}
+	}
+}
+
+// TestPromptHowTo: "how can I …", "how do I …" and "how to …" ask for what the next verb
+// says, not to read something; "how many …" still asks to read.
+func TestPromptHowTo(t *testing.T) {
+	a := text.New()
+	for prompt, want := range map[string]string{
+		"how can i change the layout of my page": text.VerbUpdate,
+		"how do i create a new page":             text.VerbCreate,
+		"how to delete a page":                   text.VerbDelete,
+		"how many open issues do we have":        text.VerbGet,
+	} {
+		p := a.Prompt(prompt, nil)
+		if len(p.Clauses) != 1 || p.Clauses[0].Verb != want {
+			t.Errorf("%q: clauses %+v, want one with verb %s", prompt, p.Clauses, want)
 		}
 	}
 }
