@@ -230,3 +230,40 @@ func TestCatalogLooseSlug(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbNamedAppIsTheRequest: an app named after what it does ("Remove duplicates",
+// "Get weather"), its name said in lower case as the request's own verb and object, is
+// what the request asks for, not an app it names: the words stay the clause's terms.
+// Capitalised, or after a preposition, the name names the app.
+func TestVerbNamedAppIsTheRequest(t *testing.T) {
+	actions := []text.CatalogAction{
+		{App: "remove_duplicates", Slug: "REMOVE_DUPLICATES_REMOVE_DUPLICATES", DisplayName: "remove Duplicates", Description: "Remove duplicate rows from a dataset"},
+		{App: "get_weather", Slug: "GET_WEATHER_GET_WEATHER", DisplayName: "Get weather", Description: "Current weather of a city"},
+	}
+	apps := []text.CatalogApp{{App: "REMOVE_DUPLICATES", DisplayName: "remove Duplicates"}, {App: "GET_WEATHER", DisplayName: "Get weather"}}
+	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
+	names := []string{"remove_duplicates", "get_weather"}
+	for _, tt := range []struct {
+		prompt, app, term string
+		named             bool
+	}{
+		{"please remove duplicates from dataset a", "remove_duplicates", "duplicat", false},
+		{"get weather for paris", "get_weather", "weather", false},
+		{"run Remove Duplicates on the sheet", "remove_duplicates", "", true},
+		{"check the forecast with get weather", "get_weather", "", true},
+	} {
+		p := an.Prompt(tt.prompt, names)
+		named, hasTerm := false, false
+		for _, c := range p.Clauses {
+			for _, m := range c.Apps {
+				named = named || m.App == tt.app && m.Strength >= 1
+			}
+			for _, term := range c.Terms {
+				hasTerm = hasTerm || term.Stem == tt.term
+			}
+		}
+		if named != tt.named || tt.term != "" && !hasTerm {
+			t.Errorf("%q: %s named %t (want %t), term %q kept %t: %+v", tt.prompt, tt.app, named, tt.named, tt.term, hasTerm, p.Clauses)
+		}
+	}
+}

@@ -1304,6 +1304,11 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 				!a.prep[prevWord(toks, i)] {
 				continue
 			}
+			// So is a slug of several words that opens with such a verb: "remove duplicates
+			// from the list" asks for what the app REMOVE_DUPLICATES is named after.
+			if n > 1 && !t.proper && a.verbWord[w] && !a.prep[prevWord(toks, i)] {
+				continue
+			}
 			// A name is not made plural: "locations" is the word, not the app "location".
 			if n == 1 && !t.proper && len(w) == len(app)+1 && w[len(w)-1] == 's' {
 				continue
@@ -1321,6 +1326,9 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 		for _, al := range a.kb.aliases[w] {
 			if !slices.Contains(apps, al.App) || !spellsWords(al.Words, toks[i:]) {
 				continue
+			}
+			if len(al.Words) > 1 && !t.proper && a.verbWord[w] && !a.prep[prevWord(toks, i)] {
+				continue // a name that says what the app does, as the request does (above)
 			}
 			mention(al.App, al.Strength)
 			for k := i; k < i+len(al.Words); k++ {
