@@ -267,3 +267,38 @@ func TestVerbNamedAppIsTheRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestWordsNameNoApp: words in the request's own places name no app, however its
+// slug is spelled: the verb after "can you" ("help", "help me") and a short word that is
+// an app's slug without its final s ("new", "news"); a longer one still names it
+// ("notebook", "notebooks").
+func TestRequestWordsNameNoApp(t *testing.T) {
+	var actions []text.CatalogAction
+	var apps []text.CatalogApp
+	for _, app := range []string{"help", "help_me", "news", "notebooks"} {
+		apps = append(apps, text.CatalogApp{App: app, DisplayName: strings.ReplaceAll(app, "_", " ")})
+		actions = append(actions, text.CatalogAction{App: app, Slug: strings.ToUpper(app) + "_RUN", Description: "Runs it."})
+	}
+	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
+	names := []string{"help", "help_me", "news", "notebooks"}
+	for _, tt := range []struct {
+		prompt, app string
+		want        bool
+	}{
+		{"can you help me find a thai restaurant", "help", false},
+		{"can you help me find a thai restaurant", "help_me", false},
+		{"what is new in the repo", "news", false},
+		{"open my notebook from yesterday", "notebooks", true},
+		{"show the commands in help", "help", true},
+	} {
+		named := false
+		for _, c := range an.Prompt(tt.prompt, names).Clauses {
+			for _, m := range c.Apps {
+				named = named || m.App == tt.app && m.Strength >= 1
+			}
+		}
+		if named != tt.want {
+			t.Errorf("%q names %s: %t, want %t", tt.prompt, tt.app, named, tt.want)
+		}
+	}
+}

@@ -159,6 +159,10 @@ func (a *Analyzer) isPhrase(w1, w2 string) bool {
 	return slices.Contains(a.kb.phrases[s1], s1+" "+a.Stem(w2))
 }
 
+// minSingular is the least length of one word that names an app whose slug is that word
+// and an s ("googledoc", "googledocs").
+const minSingular = 5
+
 // minCompound is the least length of a word that compounds finds written as two: shorter
 // joins ("a"+"nd", "to"+"do") are chance.
 const minCompound = 5
@@ -1304,6 +1308,9 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 				!a.prep[prevWord(toks, i)] {
 				continue
 			}
+			if a.requestVerb(toks, i) {
+				continue
+			}
 			// So is a slug of several words that opens with such a verb: "remove duplicates
 			// from the list" asks for what the app REMOVE_DUPLICATES is named after.
 			if n > 1 && !t.proper && a.verbWord[w] && !a.prep[prevWord(toks, i)] {
@@ -1327,7 +1334,7 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 			if !slices.Contains(apps, al.App) || !spellsWords(al.Words, toks[i:]) {
 				continue
 			}
-			if len(al.Words) > 1 && !t.proper && a.verbWord[w] && !a.prep[prevWord(toks, i)] {
+			if len(al.Words) > 1 && !t.proper && a.verbWord[w] && !a.prep[prevWord(toks, i)] || a.requestVerb(toks, i) {
 				continue // a name that says what the app does, as the request does (above)
 			}
 			mention(al.App, al.Strength)
@@ -1341,6 +1348,14 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 		}
 	}
 	return named
+}
+
+// requestVerb reports whether toks[i] is a verb where the request's verb stands, said in
+// lower case ("can you help me", "please chat with"): the request's word, whatever app it
+// also names.
+func (a *Analyzer) requestVerb(toks []token, i int) bool {
+	prev := prevWord(toks, i)
+	return !toks[i].proper && (prev == "you" || prev == "please") && a.kb.verbs[a.Stem(toks[i].word)]
 }
 
 // looseName reports whether word is a loose alias of app (strength below 1).
@@ -1384,8 +1399,8 @@ func spells(app string, toks []token) int {
 			return n + 1
 		case k == len(w)-1 && w[k] == 's' && j == len(app):
 			return n + 1 // "google sheet" vs "google sheets" both ways
-		case k == len(w) && j == len(app)-1 && app[j] == 's':
-			return n + 1
+		case k == len(w) && j == len(app)-1 && app[j] == 's' && (n > 0 || len(w) >= minSingular):
+			return n + 1 // but a short word alone is not a plural name's singular: "new" names no "news"
 		case k < len(w):
 			return 0
 		}
