@@ -204,17 +204,7 @@ func TestCatalogLooseSlug(t *testing.T) {
 	for i, a := range apps {
 		all[i] = a.App
 	}
-	strength := func(prompt, app string) float64 {
-		s := 0.0
-		for _, c := range an.Prompt(prompt, all).Clauses {
-			for _, m := range c.Apps {
-				if m.App == app {
-					s = max(s, m.Strength)
-				}
-			}
-		}
-		return s
-	}
+	strength := func(prompt, app string) float64 { return mentionStrength(an.Prompt(prompt, all), app) }
 	for _, tc := range []struct {
 		prompt, app string
 		want        float64
@@ -253,11 +243,8 @@ func TestVerbNamedAppIsTheRequest(t *testing.T) {
 		{"check the forecast with get weather", "get_weather", "", true},
 	} {
 		p := an.Prompt(tt.prompt, names)
-		named, hasTerm := false, false
+		named, hasTerm := mentionStrength(p, tt.app) >= 1, false
 		for _, c := range p.Clauses {
-			for _, m := range c.Apps {
-				named = named || m.App == tt.app && m.Strength >= 1
-			}
 			for _, term := range c.Terms {
 				hasTerm = hasTerm || term.Stem == tt.term
 			}
@@ -291,14 +278,21 @@ func TestRequestWordsNameNoApp(t *testing.T) {
 		{"open my notebook from yesterday", "notebooks", true},
 		{"show the commands in help", "help", true},
 	} {
-		named := false
-		for _, c := range an.Prompt(tt.prompt, names).Clauses {
-			for _, m := range c.Apps {
-				named = named || m.App == tt.app && m.Strength >= 1
-			}
-		}
-		if named != tt.want {
+		if named := mentionStrength(an.Prompt(tt.prompt, names), tt.app) >= 1; named != tt.want {
 			t.Errorf("%q names %s: %t, want %t", tt.prompt, tt.app, named, tt.want)
 		}
 	}
+}
+
+// mentionStrength is the strength of a prompt's surest mention of app, 0 without one.
+func mentionStrength(p text.Prompt, app string) float64 {
+	s := 0.0
+	for _, c := range p.Clauses {
+		for _, m := range c.Apps {
+			if m.App == app {
+				s = max(s, m.Strength)
+			}
+		}
+	}
+	return s
 }
