@@ -1089,7 +1089,7 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 		}
 	}
 	add := func(stem string, w float64, r Role) { addFrom(stem, w, r, SourceWord) }
-	if c.Verb != "" {
+	if c.Verb != "" && c.Verb != VerbOther {
 		w := 1.0
 		if c.VerbImplied {
 			w = 0.5

@@ -408,3 +408,18 @@ func TestPromptHowTo(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptOtherVerbIsNoWord: a verb of no class ("translate") is the clause's verb word,
+// but "other", the name of its class, is no word of the request.
+func TestPromptOtherVerbIsNoWord(t *testing.T) {
+	a := text.New()
+	p := a.Prompt("translate this text to french", nil)
+	if len(p.Clauses) != 1 || p.Clauses[0].Verb != text.VerbOther {
+		t.Fatalf("clauses %+v: want one of verb class %s", p.Clauses, text.VerbOther)
+	}
+	for _, term := range p.Clauses[0].Terms {
+		if term.Stem == a.Stem(text.VerbOther) {
+			t.Errorf("term %+v: the class's name is a term", term)
+		}
+	}
+}
