@@ -256,18 +256,18 @@ func TestVerbNamedAppIsTheRequest(t *testing.T) {
 }
 
 // TestRequestWordsNameNoApp: words in the request's own places name no app, however its
-// slug is spelled: the verb after "can you" ("help", "help me") and a short word that is
-// an app's slug without its final s ("new", "news"); a longer one still names it
-// ("notebook", "notebooks").
+// slug is spelled: the verb after "can you" ("help", "help me"), a verb's -ing form
+// ("investing") and a short word that is an app's slug without its final s ("new",
+// "news"); a longer one still names it ("notebook", "notebooks").
 func TestRequestWordsNameNoApp(t *testing.T) {
 	var actions []text.CatalogAction
 	var apps []text.CatalogApp
-	for _, app := range []string{"help", "help_me", "news", "notebooks"} {
+	for _, app := range []string{"help", "help_me", "news", "notebooks", "investing"} {
 		apps = append(apps, text.CatalogApp{App: app, DisplayName: strings.ReplaceAll(app, "_", " ")})
 		actions = append(actions, text.CatalogAction{App: app, Slug: strings.ToUpper(app) + "_RUN", Description: "Runs it."})
 	}
 	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
-	names := []string{"help", "help_me", "news", "notebooks"}
+	names := []string{"help", "help_me", "news", "notebooks", "investing"}
 	for _, tt := range []struct {
 		prompt, app string
 		want        bool
@@ -277,6 +277,8 @@ func TestRequestWordsNameNoApp(t *testing.T) {
 		{"what is new in the repo", "news", false},
 		{"open my notebook from yesterday", "notebooks", true},
 		{"show the commands in help", "help", true},
+		{"my friend is interested in investing in stocks", "investing", false},
+		{"get the stock quotes from Investing", "investing", true},
 	} {
 		if named := mentionStrength(an.Prompt(tt.prompt, names), tt.app) >= 1; named != tt.want {
 			t.Errorf("%q names %s: %t, want %t", tt.prompt, tt.app, named, tt.want)

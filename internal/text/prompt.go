@@ -1308,7 +1308,7 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 				!a.prep[prevWord(toks, i)] {
 				continue
 			}
-			if a.requestVerb(toks, i) {
+			if a.requestVerb(toks, i) || n == 1 && a.verbForm(toks, i) {
 				continue
 			}
 			// So is a slug of several words that opens with such a verb: "remove duplicates
@@ -1356,6 +1356,17 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 func (a *Analyzer) requestVerb(toks []token, i int) bool {
 	prev := prevWord(toks, i)
 	return !toks[i].proper && (prev == "you" || prev == "please") && a.kb.verbs[a.Stem(toks[i].word)]
+}
+
+// verbForm reports whether toks[i] is a verb's -ing form ("interested in investing in
+// stocks"), or its -ed form not after a preposition, said in lower case: a verb of the
+// sentence, not an app's name.
+func (a *Analyzer) verbForm(toks []token, i int) bool {
+	w := toks[i].word
+	if toks[i].proper || !a.kb.verbs[a.Stem(w)] {
+		return false
+	}
+	return strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed") && !a.prep[prevWord(toks, i)]
 }
 
 // looseName reports whether word is a loose alias of app (strength below 1).
