@@ -106,6 +106,25 @@ var loadBase = sync.OnceValue(func() *base {
 			lemmas[l[0]] = true
 		}
 	}
+	// Two kinds of WordNet's irregular forms would misread common words: a form that is a
+	// word of its own whose base is a function word ("offer" as a comparative of "off",
+	// "outer" of "out"), and a form the suffix rules also make of another word ("rang",
+	// of ring, is how "range" and "ranges" stem). Neither is followed.
+	stop := map[string]bool{}
+	for _, w := range stopWords() {
+		stop[w] = true
+	}
+	stemOf := map[string]bool{}
+	for l := range lemmas {
+		if s := Stem(l); s != l {
+			stemOf[s] = true
+		}
+	}
+	for form, base := range b.canon {
+		if lemmas[form] && stop[base[0]] || stemOf[form] && !lemmas[form] {
+			delete(b.canon, form)
+		}
+	}
 	// A noun ending in -ie makes its plural with -s ("movies", "cookies"): the suffix rules
 	// read -ies as the plural of a -y word, so these plurals are told their singular.
 	for l := range lemmas {

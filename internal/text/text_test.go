@@ -423,3 +423,25 @@ func TestPromptOtherVerbIsNoWord(t *testing.T) {
 		}
 	}
 }
+
+// TestStemIrregular: WordNet's irregular forms stem to their base ("went" to go), but not
+// where they would misread a common word: "range" (whose suffix stem is "rang", past of
+// ring) and "offer" (listed as a comparative of "off").
+func TestStemIrregular(t *testing.T) {
+	a := text.New()
+	for _, tt := range []struct {
+		w1, w2 string
+		same   bool
+	}{
+		{"went", "go", true},
+		{"children", "child", true},
+		{"offers", "offer", true},
+		{"offer", "off", false},
+		{"range", "ring", false},
+		{"ranges", "range", true},
+	} {
+		if got := a.Stem(tt.w1) == a.Stem(tt.w2); got != tt.same {
+			t.Errorf("%q stems to %q, %q to %q: same %t, want %t", tt.w1, a.Stem(tt.w1), tt.w2, a.Stem(tt.w2), got, tt.same)
+		}
+	}
+}
