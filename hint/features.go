@@ -311,6 +311,10 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if aVerb != "" && sm&info.verbMask == 0 {
 				unexplained--
 			}
+			// An ID the clause gives an item ("ticket 50112") explains the slug's "id".
+			if info.c.ItemID && slices.Contains(m.SlugTerms, "id") {
+				unexplained--
+			}
 			c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))
 			out = append(out, c)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/internal/text"
 )
 
@@ -84,4 +85,36 @@ func verbFeatureName(k int) string {
 		return "none"
 	}
 	return weightNames[k]
+}
+
+// TestItemIDExplainsSlugID: an ID the clause gives an item explains a slug's "id": the
+// action that gets the item by its ID has no word the request leaves unexplained, and
+// without the ID it has one.
+func TestItemIDExplainsSlugID(t *testing.T) {
+	b := New(Config{})
+	metas := metasOf([]cache.Action{
+		{App: "zendesk", Slug: "ZENDESK_GET_TICKET_BY_ID", DisplayName: "Get ticket by ID", Description: "Gets a ticket by its ID."},
+		{App: "zendesk", Slug: "ZENDESK_LIST_TICKETS", DisplayName: "List tickets", Description: "Lists tickets."},
+	})
+	unexplained := func(prompt string) float32 {
+		r := b.rankPrepare(Request{AgentID: 1}, newAnalysis(prompt, []string{"zendesk"}), metas, &scratch{}, nil, nil)
+		if r == nil {
+			t.Fatalf("%q: no ranking", prompt)
+		}
+		for _, l := range r.lists {
+			for _, c := range l {
+				if metas[c.i].Action == "ZENDESK_GET_TICKET_BY_ID" {
+					return c.f[featUnexplained]
+				}
+			}
+		}
+		t.Fatalf("%q: ZENDESK_GET_TICKET_BY_ID is no candidate", prompt)
+		return 0
+	}
+	if got := unexplained("get zendesk ticket 50112"); got != 0 {
+		t.Errorf("with an item's ID: %v slug words unexplained, want 0", got)
+	}
+	if got := unexplained("get the newest zendesk ticket"); got != 1 {
+		t.Errorf("without an ID: %v slug words unexplained, want 1", got)
+	}
 }

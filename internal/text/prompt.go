@@ -48,7 +48,10 @@ type Clause struct {
 	VerbImplied bool   // the verb was inferred from a question ("what's on my calendar")
 	Destructive bool   // the verb deletes, removes, archives or cancels
 	HasID       bool   // the clause names a specific item by number or key
-	Plural      bool   // the clause's object is plural ("list incidents")
+	// ItemID says the number or key follows the name of what it identifies ("ticket
+	// 50112", "page 98765"), not a time or a count ("tonight 10-11pm", "top 10").
+	ItemID bool
+	Plural bool // the clause's object is plural ("list incidents")
 	// Existing says the verb acts on something that exists already and is named by what
 	// it is, not by an ID ("send the draft I wrote", "copy everything in /reports"): a
 	// step that finds it is implied.
@@ -1112,6 +1115,9 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 		switch t.kind {
 		case tokID:
 			c.HasID = true
+			if p := prevWord(toks, i); p != "" && !a.stop[p] && !a.timeWord[a.Stem(p)] && a.verbs[a.Stem(p)] == "" {
+				c.ItemID = true
+			}
 			continue
 		case tokEntity:
 			add(t.word, t.weight, RoleEntity)

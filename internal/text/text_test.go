@@ -445,3 +445,22 @@ func TestStemIrregular(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptItemID: a number or key right after what it identifies ("ticket 50112") names
+// an item; one after a time word or a verb ("tonight 10-11pm", "show 10") is an ID only in
+// the broad sense of HasID.
+func TestPromptItemID(t *testing.T) {
+	a := text.New()
+	for prompt, want := range map[string]bool{
+		"what's the latest on zendesk ticket 50112?":     true,
+		"fetch confluence page 98765 with its body":      true,
+		"tell our followers we're down tonight 10-11pm":  false,
+		"show 10 of the newest issues in the repository": false,
+	} {
+		p := a.Prompt(prompt, []string{"zendesk", "confluence"})
+		got := slices.ContainsFunc(p.Clauses, func(c text.Clause) bool { return c.ItemID })
+		if got != want {
+			t.Errorf("%q: an item's ID %t, want %t (%+v)", prompt, got, want, p.Clauses)
+		}
+	}
+}
