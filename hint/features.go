@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhint/toolhint/cache"
 	"github.com/toolhint/toolhint/internal/text"
 )
 
@@ -308,7 +309,9 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			// counts half), and the verb.
 			unexplained := float64(len(m.SlugTerms)) - float64(bits.OnesCount64(sm&^info.expMask)) -
 				0.5*float64(bits.OnesCount64(sm&info.expMask))
-			if aVerb != "" && sm&info.verbMask == 0 {
+			// The slug's verb is the verb features' to weigh, unless a word of the clause
+			// already explained it ("how many" and COUNT).
+			if aVerb != "" && sm&info.verbMask == 0 && !r.slugTermMatched(m, t.verbAt, sm) {
 				unexplained--
 			}
 			// An ID the clause gives an item ("ticket 50112") explains the slug's "id".
@@ -333,6 +336,16 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 	}
 	sc.cands = out
 	return out[from:len(out):len(out)]
+}
+
+// slugTermMatched reports whether the slug term at index k of m is among the matched
+// terms sm.
+func (r *ranking) slugTermMatched(m *cache.ActionMeta, k int, sm uint64) bool {
+	if k < 0 || k >= len(m.SlugTerms) {
+		return false
+	}
+	idx := slices.Index(r.table, m.SlugTerms[k])
+	return idx >= 0 && sm&(1<<idx) != 0
 }
 
 // appDescShares returns, per app, the share of a clause's own words (by weight) that the

@@ -118,3 +118,27 @@ func TestItemIDExplainsSlugID(t *testing.T) {
 		t.Errorf("without an ID: %v slug words unexplained, want 1", got)
 	}
 }
+
+// TestSlugVerbExplainedOnce: a slug's verb that a word of the clause matches ("how many"
+// and COUNT) is not also taken as explained by the verb features: the action's other slug
+// words still count ("how many products": COUNT_PRODUCT_IMAGES leaves "images").
+func TestSlugVerbExplainedOnce(t *testing.T) {
+	b := New(Config{})
+	metas := metasOf([]cache.Action{
+		{App: "shopify", Slug: "SHOPIFY_COUNT_PRODUCT_IMAGES", DisplayName: "Count product images", Description: "Counts the images of a product."},
+		{App: "shopify", Slug: "SHOPIFY_GET_PRODUCTS_COUNT", DisplayName: "Get products count", Description: "Counts the products of a shop."},
+	})
+	r := b.rankPrepare(Request{AgentID: 1}, newAnalysis("how many products are in our shopify store?", []string{"shopify"}), metas, &scratch{}, nil, nil)
+	if r == nil {
+		t.Fatal("no ranking")
+	}
+	got := map[string]float32{}
+	for _, l := range r.lists {
+		for _, c := range l {
+			got[metas[c.i].Action] = c.f[featUnexplained]
+		}
+	}
+	if got["SHOPIFY_COUNT_PRODUCT_IMAGES"] != 1 || got["SHOPIFY_GET_PRODUCTS_COUNT"] != 0 {
+		t.Errorf("slug words unexplained: %v; want 1 for COUNT_PRODUCT_IMAGES, 0 for GET_PRODUCTS_COUNT", got)
+	}
+}

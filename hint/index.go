@@ -152,6 +152,7 @@ func (x *termIndex) forRun(run []cache.ActionMeta, b *Builder) *appIndex {
 // and whether all are generic.
 type traits struct {
 	verb, family string
+	verbAt       int // the slug term that gives verb, -1 without one
 	// caps has the capBit of each capability: an action whose caps share no bit with a
 	// clause's has none of its capabilities.
 	caps    uint64
@@ -160,7 +161,7 @@ type traits struct {
 
 func (b *Builder) traitsOf(m *cache.ActionMeta) traits {
 	t := traits{generic: allGeneric(b.tax, m.Capabilities)}
-	t.verb, _ = b.an.MainVerb(m.SlugTerms)
+	t.verb, t.verbAt = b.an.MainVerb(m.SlugTerms)
 	t.family = b.an.Family(t.verb)
 	for _, id := range m.Capabilities {
 		t.caps |= capBit(id)
