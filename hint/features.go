@@ -253,9 +253,9 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if vf >= 0 {
 				c.f[vf] = 1
 			}
+			byID := slices.Contains(m.SlugTerms, "id")
 			if readClause && aFam == text.FamilyRead {
 				// Plural objects want a list or a search; a named item wants a get.
-				byID := slices.Contains(m.SlugTerms, "id")
 				switch {
 				case info.c.Plural && !info.c.HasID && (aVerb == text.VerbList || aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbList)):
 					c.f[featPluralList] = 1
@@ -315,7 +315,7 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				unexplained--
 			}
 			// An ID the clause gives an item ("ticket 50112") explains the slug's "id".
-			if info.c.ItemID && slices.Contains(m.SlugTerms, "id") {
+			if info.c.ItemID && byID {
 				unexplained--
 			}
 			c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))

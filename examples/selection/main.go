@@ -596,8 +596,6 @@ func runAblation(ctx context.Context, st *cache.Memory, cases, extra []hinteval.
 	return nil
 }
 
-// semanticConfig returns the Builder configuration: with -embed-url, an embedder whose
-// vectors of the catalogue's actions it computes first.
 // readWeights returns the weights of -weights, nil (the shipped ones) without it.
 func readWeights() (*hint.Weights, error) {
 	if weightsPath == "" {
@@ -614,6 +612,8 @@ func readWeights() (*hint.Weights, error) {
 	return &w, nil
 }
 
+// semanticConfig returns the Builder configuration: with -embed-url, an embedder whose
+// vectors of the catalogue's actions it computes first.
 func semanticConfig(ctx context.Context, st *cache.Memory) (hint.Config, error) {
 	if embedURL == "" {
 		return hint.Config{}, nil

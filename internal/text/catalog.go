@@ -491,12 +491,12 @@ func (b *CatalogBuilder) looseSlug(an *Analyzer, slug string, apps int) bool {
 		return false
 	}
 	// A verb or a time word is never taken for a name in lower case (see namedApps).
-	if _, verb := an.VerbClass(Stem(slug)); verb || an.timeWord[Stem(slug)] {
+	s := Stem(slug)
+	if _, verb := an.VerbClass(s); verb || an.timeWord[s] {
 		return false
 	}
 	// The slug must be how the catalogue spells the word ("location", "locations"), not
 	// a name that only shares its stem with it ("toggl", "toggle").
-	s := Stem(slug)
 	if sp := b.spelled[s]; sp != slug && sp != slug+"s" && sp != slug+"es" && sp+"s" != slug {
 		return false
 	}

@@ -200,10 +200,7 @@ func TestCatalogLooseSlug(t *testing.T) {
 		actions = append(actions, text.CatalogAction{App: app, Slug: strings.ToUpper(app) + "_LOOKUP", Description: "Looks up a location."})
 	}
 	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
-	all := make([]string, len(apps))
-	for i, a := range apps {
-		all[i] = a.App
-	}
+	all := slugsOf(apps)
 	strength := func(prompt, app string) float64 { return mentionStrength(an.Prompt(prompt, all), app) }
 	for _, tc := range []struct {
 		prompt, app string
@@ -232,7 +229,7 @@ func TestVerbNamedAppIsTheRequest(t *testing.T) {
 	}
 	apps := []text.CatalogApp{{App: "REMOVE_DUPLICATES", DisplayName: "remove Duplicates"}, {App: "GET_WEATHER", DisplayName: "Get weather"}}
 	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
-	names := []string{"remove_duplicates", "get_weather"}
+	names := slugsOf(apps)
 	for _, tt := range []struct {
 		prompt, app, term string
 		named             bool
@@ -267,7 +264,7 @@ func TestRequestWordsNameNoApp(t *testing.T) {
 		actions = append(actions, text.CatalogAction{App: app, Slug: strings.ToUpper(app) + "_RUN", Description: "Runs it."})
 	}
 	an := text.NewWithCatalog(text.ComputeCatalog(actions, apps))
-	names := []string{"help", "help_me", "news", "notebooks", "investing"}
+	names := slugsOf(apps)
 	for _, tt := range []struct {
 		prompt, app string
 		want        bool
@@ -297,4 +294,13 @@ func mentionStrength(p text.Prompt, app string) float64 {
 		}
 	}
 	return s
+}
+
+// slugsOf returns the apps' slugs in lower case, as a request's apps.
+func slugsOf(apps []text.CatalogApp) []string {
+	out := make([]string, len(apps))
+	for i, a := range apps {
+		out[i] = strings.ToLower(a.App)
+	}
+	return out
 }

@@ -1115,8 +1115,10 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 		switch t.kind {
 		case tokID:
 			c.HasID = true
-			if p := prevWord(toks, i); p != "" && !a.stop[p] && !a.timeWord[a.Stem(p)] && a.verbs[a.Stem(p)] == "" {
-				c.ItemID = true
+			if p := prevWord(toks, i); p != "" && !a.stop[p] {
+				if ps := a.Stem(p); !a.timeWord[ps] && a.verbs[ps] == "" {
+					c.ItemID = true
+				}
 			}
 			continue
 		case tokEntity:
@@ -1314,12 +1316,7 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 				!a.prep[prevWord(toks, i)] {
 				continue
 			}
-			if a.requestVerb(toks, i) || n == 1 && a.verbForm(toks, i) {
-				continue
-			}
-			// So is a slug of several words that opens with such a verb: "remove duplicates
-			// from the list" asks for what the app REMOVE_DUPLICATES is named after.
-			if n > 1 && !t.proper && a.verbWord[w] && !a.prep[prevWord(toks, i)] {
+			if a.saysWhatToDo(toks, i, n) || n == 1 && a.verbForm(toks, i) {
 				continue
 			}
 			// A name is not made plural: "locations" is the word, not the app "location".
@@ -1340,8 +1337,8 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 			if !slices.Contains(apps, al.App) || !spellsWords(al.Words, toks[i:]) {
 				continue
 			}
-			if len(al.Words) > 1 && !t.proper && a.verbWord[w] && !a.prep[prevWord(toks, i)] || a.requestVerb(toks, i) {
-				continue // a name that says what the app does, as the request does (above)
+			if a.saysWhatToDo(toks, i, len(al.Words)) {
+				continue
 			}
 			mention(al.App, al.Strength)
 			for k := i; k < i+len(al.Words); k++ {
@@ -1356,12 +1353,21 @@ func (a *Analyzer) namedApps(toks []token, apps []string, c *Clause) map[int]boo
 	return named
 }
 
-// requestVerb reports whether toks[i] is a verb where the request's verb stands, said in
-// lower case ("can you help me", "please chat with"): the request's word, whatever app it
-// also names.
-func (a *Analyzer) requestVerb(toks []token, i int) bool {
+// saysWhatToDo reports whether the n words at toks[i], which spell an app's name, are
+// said in lower case as the request's own verb: after "can you" or "please" ("can you help
+// me", whatever app is called help), or as a name of several words that opens with a verb
+// of the classes, not after a preposition ("remove duplicates from the list" asks for what
+// the app REMOVE_DUPLICATES is named after; "run it in remove duplicates" names it).
+func (a *Analyzer) saysWhatToDo(toks []token, i, n int) bool {
+	t := toks[i]
+	if t.proper {
+		return false
+	}
 	prev := prevWord(toks, i)
-	return !toks[i].proper && (prev == "you" || prev == "please") && a.kb.verbs[a.Stem(toks[i].word)]
+	if (prev == "you" || prev == "please") && a.kb.verbs[a.Stem(t.word)] {
+		return true
+	}
+	return n > 1 && a.verbWord[t.word] && !a.prep[prev]
 }
 
 // verbForm reports whether toks[i] is a verb's -ing form ("interested in investing in
