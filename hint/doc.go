@@ -23,7 +23,8 @@
 //     WordNet synonym, derivation or hypernym, the context), the intent verb against the
 //     action's main verb, capability agreement, list-versus-get fit, the app the clause
 //     names, how central the clause's object is to the app, the app's own description,
-//     slug words the prompt does not explain, and whether only recall found it — and
+//     slug words the prompt does not explain (a number or a version such as "v2" is no word
+//     to explain), and whether only recall found it — and
 //     scored as the dot product of the features with [Weights]. The shipped weights
 //     ([DefaultWeights], weights.json) are fitted by hint/hinteval across catalogues: the
 //     labelled Composio requests and public tool-selection sets of other catalogues.

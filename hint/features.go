@@ -318,6 +318,12 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if info.c.ItemID && byID {
 				unexplained--
 			}
+			// Nor is a number or a version in the slug a word the request leaves out.
+			for nb := t.numbers; nb != 0; nb &= nb - 1 {
+				if !r.slugTermMatched(m, bits.TrailingZeros64(nb), sm) {
+					unexplained--
+				}
+			}
 			c.f[featUnexplained] = float32(min(max(unexplained, 0), maxUnexplained))
 			out = append(out, c)
 		}

@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -97,19 +98,11 @@ func TestItemIDExplainsSlugID(t *testing.T) {
 		{App: "zendesk", Slug: "ZENDESK_LIST_TICKETS", DisplayName: "List tickets", Description: "Lists tickets."},
 	})
 	unexplained := func(prompt string) float32 {
-		r := b.rankPrepare(Request{AgentID: 1}, newAnalysis(prompt, []string{"zendesk"}), metas, &scratch{}, nil, nil)
-		if r == nil {
-			t.Fatalf("%q: no ranking", prompt)
+		got, ok := unexplainedOf(t, b, metas, prompt, "zendesk")["ZENDESK_GET_TICKET_BY_ID"]
+		if !ok {
+			t.Fatalf("%q: ZENDESK_GET_TICKET_BY_ID is no candidate", prompt)
 		}
-		for _, l := range r.lists {
-			for _, c := range l {
-				if metas[c.i].Action == "ZENDESK_GET_TICKET_BY_ID" {
-					return c.f[featUnexplained]
-				}
-			}
-		}
-		t.Fatalf("%q: ZENDESK_GET_TICKET_BY_ID is no candidate", prompt)
-		return 0
+		return got
 	}
 	if got := unexplained("get zendesk ticket 50112"); got != 0 {
 		t.Errorf("with an item's ID: %v slug words unexplained, want 0", got)
@@ -128,9 +121,41 @@ func TestSlugVerbExplainedOnce(t *testing.T) {
 		{App: "shopify", Slug: "SHOPIFY_COUNT_PRODUCT_IMAGES", DisplayName: "Count product images", Description: "Counts the images of a product."},
 		{App: "shopify", Slug: "SHOPIFY_GET_PRODUCTS_COUNT", DisplayName: "Get products count", Description: "Counts the products of a shop."},
 	})
-	r := b.rankPrepare(Request{AgentID: 1}, newAnalysis("how many products are in our shopify store?", []string{"shopify"}), metas, &scratch{}, nil, nil)
+	got := unexplainedOf(t, b, metas, "how many products are in our shopify store?", "shopify")
+	if got["SHOPIFY_COUNT_PRODUCT_IMAGES"] != 1 || got["SHOPIFY_GET_PRODUCTS_COUNT"] != 0 {
+		t.Errorf("slug words unexplained: %v; want 1 for COUNT_PRODUCT_IMAGES, 0 for GET_PRODUCTS_COUNT", got)
+	}
+}
+
+// TestSlugNumbersExplainNothing: a number or a version in a slug ("V2", "3") is the path an
+// action came from, not a word the request leaves out; a word with a digit in it ("MP3")
+// still is one.
+func TestSlugNumbersExplainNothing(t *testing.T) {
+	b := New(Config{})
+	metas := metasOf([]cache.Action{
+		{App: "weather", Slug: "WEATHER_V2_FORECAST_GET", DisplayName: "v2 forecast get", Description: "Gets the forecast for a city."},
+		{App: "weather", Slug: "WEATHER_FORECAST_3_GET", DisplayName: "forecast 3 get", Description: "Gets the forecast for a city."},
+		{App: "weather", Slug: "WEATHER_FORECAST_MP3_GET", DisplayName: "forecast mp3 get", Description: "Gets the forecast for a city, read aloud."},
+	})
+	got := unexplainedOf(t, b, metas, "get the weather forecast for Paris", "weather")
+	want := map[string]float32{"WEATHER_V2_FORECAST_GET": 0, "WEATHER_FORECAST_3_GET": 0, "WEATHER_FORECAST_MP3_GET": 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("slug words unexplained: %v, want %v", got, want)
+	}
+	for term, want := range map[string]bool{"v2": true, "3": true, "2024": true, "v": false, "mp3": false, "s3": false, "version": false, "": false} {
+		if got := numberOrVersion(term); got != want {
+			t.Errorf("numberOrVersion(%q) = %v, want %v", term, got, want)
+		}
+	}
+}
+
+// unexplainedOf returns the slug words prompt leaves unexplained for each action of metas
+// that a clause of it considers, the request's apps being apps.
+func unexplainedOf(t *testing.T, b *Builder, metas []cache.ActionMeta, prompt string, apps ...string) map[string]float32 {
+	t.Helper()
+	r := b.rankPrepare(Request{AgentID: 1}, newAnalysis(prompt, apps), metas, &scratch{}, nil, nil)
 	if r == nil {
-		t.Fatal("no ranking")
+		t.Fatalf("%q: no ranking", prompt)
 	}
 	got := map[string]float32{}
 	for _, l := range r.lists {
@@ -138,7 +163,5 @@ func TestSlugVerbExplainedOnce(t *testing.T) {
 			got[metas[c.i].Action] = c.f[featUnexplained]
 		}
 	}
-	if got["SHOPIFY_COUNT_PRODUCT_IMAGES"] != 1 || got["SHOPIFY_GET_PRODUCTS_COUNT"] != 0 {
-		t.Errorf("slug words unexplained: %v; want 1 for COUNT_PRODUCT_IMAGES, 0 for GET_PRODUCTS_COUNT", got)
-	}
+	return got
 }

@@ -2,6 +2,7 @@ package hint
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolhint/toolhint/cache"
@@ -157,6 +158,9 @@ type traits struct {
 	// clause's has none of its capabilities.
 	caps    uint64
 	generic bool // every capability is generic (or there is none)
+	// numbers has bit k set when slug term k is a number or a version ("v2", "3"): the
+	// path or the revision an API's action came from, nothing a request asks for.
+	numbers uint64
 }
 
 func (b *Builder) traitsOf(m *cache.ActionMeta) traits {
@@ -166,7 +170,26 @@ func (b *Builder) traitsOf(m *cache.ActionMeta) traits {
 	for _, id := range m.Capabilities {
 		t.caps |= capBit(id)
 	}
+	for k, term := range m.SlugTerms[:min(len(m.SlugTerms), 64)] {
+		if numberOrVersion(term) {
+			t.numbers |= 1 << k
+		}
+	}
 	return t
+}
+
+// numberOrVersion reports whether a slug term is all digits, or a "v" and digits.
+func numberOrVersion(term string) bool {
+	digits := strings.TrimPrefix(term, "v")
+	if digits == "" {
+		return false
+	}
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // capBit is a capability's bit in a 64-bit filter of capabilities.

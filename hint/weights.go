@@ -69,7 +69,8 @@ const (
 	featSemantic
 	// The classifier's confidence in the action's capabilities.
 	featConfidence
-	// Slug words the clause does not explain (at most maxUnexplained).
+	// Slug words the clause does not explain (at most maxUnexplained); a number or a version
+	// ("v2") in the slug is none.
 	featUnexplained
 	// The recall stage: the action's BM25F score for the clause relative to the clause's
 	// best (see recall.go), whether it is that best, and whether it is a candidate on recall alone (it failed the
