@@ -31,10 +31,11 @@
 //
 // A clause that names an app lists that app's actions before any other app's, and a hint
 // whose top action belongs to an app other than the one named is never confident. Clauses'
-// lists are interleaved; steps a prompt implies (finding the draft it asks to send) follow;
-// a hint that is not sure of a one-step request, or that serves several steps, is then
-// filled up to twelve actions from BM25F over the whole prompt, so that it never misses
-// what a plain lexical ranking would find. [Result.Probability] is the calibrated
+// lists are interleaved, the clauses whose best actions score near the best clause's first
+// (a sentence that sets the scene does not lead the hint); steps a prompt implies (finding
+// the draft it asks to send) follow; a hint that is not sure of a one-step request, or that
+// serves several steps, is then filled up to twelve actions from BM25F over the whole
+// prompt, so that it never misses what a plain lexical ranking would find. [Result.Probability] is the calibrated
 // probability that the first action is right (a logistic function of its score, its lead,
 // and whether its app is named, recall alone found it and BM25F agrees, fitted on held-out
 // folds); the hint is confident, and says "You MUST call", from a threshold chosen for

@@ -14,9 +14,10 @@ import (
 // (features.go), scores each as the dot product of its features with the weights, and
 // keeps the clause's best (keep): the actions of an app the clause names first, then by
 // score, within keep_ratio of the best and above min_score. The clauses' lists are
-// interleaved (rankSelect), a clause whose best is weak joining late (deferred), the steps
-// the prompt implies with their best few. fuse weighs that list against the whole prompt's
-// BM25F ranking (recall.go). list puts the actions the prompt names by slug first, holds
+// interleaved (rankSelect): in each round the clauses whose best scores near the best
+// clause's take their turns first, the weaker ones after them, and a clause whose best is
+// very weak joins late (schedule); the steps the prompt implies follow with their best few.
+// fuse weighs that list against the whole prompt's BM25F ranking (recall.go). list puts the actions the prompt names by slug first, holds
 // the hint to its limits, and fills a hint that is not sure from the whole prompt's
 // ranking, the apps the request names first; whether it is sure is calibration's to say.
 //
@@ -169,26 +170,44 @@ func (r *ranking) repeatLead(kept [][]scored) int {
 	return lead
 }
 
-// deferred returns, per stated clause, the rounds it joins the interleave late: one for a
-// clause of several whose best action scores below defer_ratio of the best clause's best.
-func (r *ranking) deferred(kept [][]scored, w *Weights) []int {
-	delay := make([]int, len(kept))
-	if len(kept) < 2 {
-		return delay
-	}
-	top := math.Inf(-1)
-	for _, k := range kept {
+// schedule says when each clause takes its turns in the interleave. delay is, per stated
+// clause, the rounds it joins late: one for a clause of several whose best action scores
+// below defer_ratio of the best clause's best, every round for one where nothing earns a
+// place. order is the order of the turns in each round: the stated clauses whose best
+// scores at least lead_ratio of the best clause's best, then the other stated clauses,
+// each in the prompt's order, then the implied steps.
+func (r *ranking) schedule(kept [][]scored, nStated int, w *Weights) (delay, order []int) {
+	delay = make([]int, nStated)
+	order = make([]int, 0, len(kept))
+	top, last := math.Inf(-1), 0
+	for _, k := range kept[:nStated] {
 		if len(k) > 0 {
 			top = max(top, k[0].score)
 		}
-	}
-	last := 0
-	for _, k := range kept {
 		last = max(last, len(k))
 	}
-	for ci, k := range kept {
+	lead := func(ci int) bool {
+		return nStated < 2 || top <= 0 || len(kept[ci]) > 0 && kept[ci][0].score >= w.v[paramLeadRatio]*top
+	}
+	for ci := range nStated {
+		if lead(ci) {
+			order = append(order, ci)
+		}
+	}
+	for ci := range nStated {
+		if !lead(ci) {
+			order = append(order, ci)
+		}
+	}
+	for ci := nStated; ci < len(kept); ci++ {
+		order = append(order, ci)
+	}
+	if nStated < 2 || top <= 0 {
+		return delay, order
+	}
+	for ci, k := range kept[:nStated] {
 		switch {
-		case len(k) == 0 || top <= 0:
+		case len(k) == 0:
 		case k[0].score <= 0:
 			// Nothing in it earns a place (a sentence that only says what the request is
 			// for): it comes after every other clause's list.
@@ -197,7 +216,7 @@ func (r *ranking) deferred(kept [][]scored, w *Weights) []int {
 			delay[ci] = 1
 		}
 	}
-	return delay
+	return delay, order
 }
 
 // rankSelect scores and cuts each clause's candidates with w, and interleaves the clauses'
@@ -218,10 +237,10 @@ func (r *ranking) rankSelect(w *Weights, lim Limits, emit func(c *cand, score fl
 	// Interleave the clauses' rankings so each step surfaces its best actions first; the
 	// implied steps that find what a clause acts on take part with their best few, after
 	// the stated steps of each round.
-	delay := r.deferred(kept[:nStated], w)
+	delay, order := r.schedule(kept, nStated, w)
 	for round := 0; ; round++ {
 		more := false
-		for ci := range r.clauses {
+		for _, ci := range order {
 			rank := round
 			if ci < nStated {
 				rank -= delay[ci]

@@ -106,6 +106,12 @@ const (
 	// joins the interleave one round late: a sentence that describes ("I'm planning a
 	// trip") rather than asks should not take a place before the steps' first actions.
 	paramDeferRatio
+	// A stated clause whose best action scores below this share of the best clause's best
+	// takes its place after the others in each round of the interleave: the request's
+	// clearest step leads, and a weaker one, often a sentence that sets the scene, follows
+	// it without losing its places (0: the prompt's order, a clause with nothing above zero
+	// last).
+	paramLeadRatio
 	// How much the whole prompt's BM25F ranking counts beside the clauses' interleaved
 	// lists when the list is put in its final order (a reciprocal-rank fusion; 0: not at
 	// all), for a request of one stated step, of two, and of more.
@@ -144,7 +150,7 @@ var weightNames = [numWeights]string{
 	featPrior: "usage_prior", featLearnt: "usage_terms", featCover: "usage_cover", featRepeat: "usage_repeat", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f", featAppFocus: "app_focus", featFirstOfSeveral: "first_of_several", featProgressive: "progressive", featPromptApp: "prompt_app",
-	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio", paramFuseSingle: "fuse_single", paramFuseMulti: "fuse_multi", paramFuseMany: "fuse_many",
+	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio", paramLeadRatio: "lead_ratio", paramFuseSingle: "fuse_single", paramFuseMulti: "fuse_multi", paramFuseMany: "fuse_many",
 	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
 	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",
 	paramCalibSteps: "calib_steps", paramCalibCapability: "calib_capability", paramCalibVerb: "calib_verb",

@@ -312,7 +312,7 @@ func request(c Case, workspaceOf func(Case) string) hint.Request {
 func steps(name string, cur float64) []float64 {
 	var ds []float64
 	switch name {
-	case "keep_ratio", "defer_ratio", "fuse_single", "fuse_multi", "fuse_many":
+	case "keep_ratio", "defer_ratio", "lead_ratio", "fuse_single", "fuse_multi", "fuse_many":
 		ds = []float64{-0.2, -0.1, -0.05, 0.05, 0.1, 0.2}
 	case "min_score":
 		ds = []float64{-0.3, -0.1, 0.1, 0.3}
@@ -322,7 +322,7 @@ func steps(name string, cur float64) []float64 {
 	out := make([]float64, 0, len(ds)+1)
 	for _, d := range ds {
 		v := math.Round((cur+d)*1000) / 1000
-		if name == "keep_ratio" && (v < minKeepRatio || v > 1) || name == "defer_ratio" && (v < 0 || v > 1) ||
+		if name == "keep_ratio" && (v < minKeepRatio || v > 1) || (name == "defer_ratio" || name == "lead_ratio") && (v < 0 || v > 1) ||
 			strings.HasPrefix(name, "fuse_") && v < 0 {
 			continue
 		}
