@@ -85,9 +85,14 @@ func newAnalyzer(kb *knowledge) *Analyzer {
 		a.prep[w] = true
 	}
 	// A WordNet phrase whose synonyms and hypernyms are mostly words of one verb class
-	// stands for that class ("set up" -> create, "shut down" -> stop).
+	// stands for that class ("set up" -> create, "shut down" -> stop), when WordNet lists
+	// it as a verb: a noun phrase is no verb whatever it is a kind of ("picture book" is a
+	// book, not a booking).
 	for _, ps := range a.kb.phrases {
 		for _, p := range ps {
+			if !a.kb.verbs[p] {
+				continue
+			}
 			var rs []Relation
 			a.kb.relations(p, func(r Relation) { rs = append(rs, r) })
 			if c := a.voteVerb(rs); c != "" {

@@ -62,7 +62,7 @@ type knowledge struct {
 	aliases  map[string][]AppAlias // first word -> aliases opening with it
 	appTerms map[string][]string   // app -> stems of its self-description
 	describe map[string][]string   // stem -> apps whose self-description holds it
-	verbs    map[string]bool       // stems of the one-word lemmas WordNet lists as verbs, shared
+	verbs    map[string]bool       // stems of the lemmas (and phrases) WordNet lists as verbs, shared
 	// relKnown has bit id set when base.relStems[id] is a catalogue word (known > 0): the
 	// test relations makes of every relation, without a lookup by string.
 	relKnown []uint64
@@ -80,7 +80,7 @@ type base struct {
 	relStems []string              // the stems relations lead to, by Relation.id
 	phrases  map[string][]string
 	lemmas   map[string]bool // stems of WordNet's one-word lemmas
-	verbs    map[string]bool // stems of the one-word lemmas WordNet lists as verbs
+	verbs    map[string]bool // stems of the lemmas (and phrases) WordNet lists as verbs
 	compiled *Catalog        // data/catalog.txt.gz
 }
 
@@ -155,7 +155,7 @@ var loadBase = sync.OnceValue(func() *base {
 			continue
 		}
 		key := stems(l[0])
-		if l[1] == "v" && !strings.Contains(key, " ") {
+		if l[1] == "v" {
 			b.verbs[key] = true
 		}
 		for _, part := range strings.Split(l[2], ";") {
