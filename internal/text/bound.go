@@ -12,10 +12,11 @@ const (
 	// so no longer word has a known word within one edit (TestRepairLen checks the tables).
 	maxRepairLen = 40
 	// maxRepairCandidates bounds the spellings typo repair tries per prompt: a word of n
-	// letters has 53n+25 spellings one edit away (343 for six letters), so this repairs
-	// four everyday typos; a prompt of thousands of unknown words (random letters, another
-	// language) then costs no more than a few typos. A word is tried in full or not at all.
-	maxRepairCandidates = 1536
+	// letters has 53n-27 spellings one edit away that keep its first letter (291 for six
+	// letters), so this repairs four everyday typos; a prompt of thousands of unknown words
+	// (random letters, another language) then costs no more than a few typos. A word is
+	// tried in full or not at all.
+	maxRepairCandidates = 1200
 	// maxPromptTerms bounds the terms offered to a prompt's clauses (its own words,
 	// their expansions, terms one step inherits from another); the labelled prompts of the
 	// eval sets need at most 2000. Later words go without once it is spent: the ranking
@@ -59,6 +60,7 @@ func (w *work) spendTerm() bool {
 	return true
 }
 
-// repairCandidates is the number of spellings one edit away from a word of n letters:
-// n deletions, n-1 transpositions, 26(n+1) insertions and 25n substitutions.
-func repairCandidates(n int) int { return 53*n + 25 }
+// repairCandidates is the number of spellings one edit away from a word of n letters that
+// keep its first letter or swap it with the second: n-1 deletions, n-1 transpositions, 26n
+// insertions and 25(n-1) substitutions.
+func repairCandidates(n int) int { return 53*n - 27 }

@@ -115,3 +115,25 @@ func TestRepairBudget(t *testing.T) {
 		t.Errorf("repair(mesage) = %q after %d spellings; want message after %d", r, one.candidates, repairCandidates(len("mesage")))
 	}
 }
+
+// TestRepairKeepsFirstLetter: typo repair mends a word into a known one that keeps its first
+// letter, or swaps it with the second; a word the catalogue lacks that differs from a known
+// one in its first letter, and a word of the analyser's own lexicon (a preposition), are
+// left as they are.
+func TestRepairKeepsFirstLetter(t *testing.T) {
+	b := NewCatalogBuilder()
+	b.AddAction("pharma", "PHARMA_GET_CURING_STATUS", "Get curing status", "Gets the curing status of a batch.")
+	b.AddAction("mail", "MAIL_SEND_MESSAGE", "Send message", "Sends a message.")
+	a := NewWithCatalog(b.Catalog([]CatalogApp{{App: "pharma"}, {App: "mail"}}))
+	for w, want := range map[string]string{
+		"mesage":   "message", // a letter left out
+		"emssage":  "message", // the first two letters swapped
+		"phishing": "",        // not whishing (WordNet's whish)
+		"during":   "",        // a preposition, not curing
+	} {
+		var wk work
+		if got := a.repair(w, &wk); got != want {
+			t.Errorf("repair(%q) = %q, want %q", w, got, want)
+		}
+	}
+}

@@ -399,14 +399,15 @@ func (a *Analyzer) KnownStem(stem string) (df int, ok bool) {
 }
 
 // repair returns the known word a lower-case word is most likely a typo of: the word one
-// edit away (a letter dropped, added, changed, or two swapped) whose stem the catalogue uses
-// most; "" when the word is known, too short or too long, no such word exists, or the
-// prompt's repair budget (maxRepairCandidates) cannot pay for trying the word.
+// edit away (a letter dropped, added, changed, or two swapped) that keeps its first letter
+// and whose stem the catalogue uses most; "" when the word is known (to the tables or to
+// the analyser's lexicon), too short or too long, no such word exists, or the prompt's
+// repair budget (maxRepairCandidates) cannot pay for trying the word.
 func (a *Analyzer) repair(w string, wk *work) string {
 	if len(w) < 5 || len(w) > maxRepairLen || !isLetters(w) {
 		return ""
 	}
-	if _, ok := a.kb.df(a.Stem(w)); ok {
+	if _, ok := a.kb.df(a.Stem(w)); ok || a.lexical(w) {
 		return ""
 	}
 	if wk.candidates+repairCandidates(len(w)) > maxRepairCandidates {
@@ -427,14 +428,22 @@ func (a *Analyzer) repair(w string, wk *work) string {
 	}
 	b := []byte(w)
 	buf := make([]byte, 0, len(b)+1)
+	// A typo keeps the word's first letter, but may swap it with the second ("hte"): a
+	// word spelt right that the tables lack ("during", "solar") is not the known word that
+	// differs in its first letter ("curing", "molar").
 	for i := 0; i <= len(b); i++ {
 		if i < len(b) {
-			try(string(append(append(buf[:0], b[:i]...), b[i+1:]...))) // deletion
+			if i > 0 {
+				try(string(append(append(buf[:0], b[:i]...), b[i+1:]...))) // deletion
+			}
 			if i+1 < len(b) {
 				buf = append(append(buf[:0], b...), 0)[:len(b)]
 				buf[i], buf[i+1] = buf[i+1], buf[i]
 				try(string(buf)) // transposition
 			}
+		}
+		if i == 0 {
+			continue
 		}
 		for c := byte('a'); c <= 'z'; c++ {
 			try(string(append(append(append(buf[:0], b[:i]...), c), b[i:]...))) // insertion
@@ -446,6 +455,14 @@ func (a *Analyzer) repair(w string, wk *work) string {
 		}
 	}
 	return best
+}
+
+// lexical reports whether the analyser's own lexicon knows w: a function word, a
+// preposition ("during", "against"), a verb of a class or a word of time. WordNet lists
+// none of the first two, and the catalogue need not use them.
+func (a *Analyzer) lexical(w string) bool {
+	s := a.Stem(w)
+	return a.stop[w] || a.prep[w] || a.verbs[s] != "" || a.nounVerbs[s] != "" || a.timeWord[s]
 }
 
 func isLetters(w string) bool {
