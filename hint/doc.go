@@ -35,10 +35,11 @@
 // (a sentence that sets the scene does not lead the hint); steps a prompt implies (finding
 // the draft it asks to send) follow; a hint that is not sure of a one-step request, or that
 // serves several steps, is then filled up to twelve actions from BM25F over the whole
-// prompt, so that it never misses what a plain lexical ranking would find. [Result.Probability] is the calibrated
-// probability that the first action is right (a logistic function of its score, its lead,
-// and whether its app is named, recall alone found it and BM25F agrees, fitted on held-out
-// folds); the hint is confident, and says "You MUST call", from a threshold chosen for
+// prompt, so that it never misses what a plain lexical ranking would find (one that is
+// sure, up to three: what a request needs first is often beside the action it asks for).
+// [Result.Probability] is the calibrated probability that the first action is right (a
+// logistic function of its score, its lead, and whether its app is named, recall alone
+// found it and BM25F agrees, fitted on held-out folds); the hint is confident, and says "You MUST call", from a threshold chosen for
 // precision on held-out folds, unless its first action is the only candidate of its app
 // (a catalogue of one action per app), where that probability reads surer than it is.
 // Strategies: capability and token_filtered (the tier of the top action), recipe_token in

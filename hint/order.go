@@ -28,6 +28,7 @@ import (
 const (
 	lookupTake = 2 // actions listed for a step the prompt implies (finding what it acts on)
 	minKeep    = 3 // a clause's best actions listed however low they score
+	sureFill   = 3 // a confident hint for one step is filled up to this many actions
 )
 
 // scored is a candidate with its score for the weights in use.
@@ -424,14 +425,17 @@ func (b *Builder) list(r *ranking, w *Weights, emit func(c *cand, score float64,
 		}
 	}
 	// Room left in a hint that is not sure: the whole prompt's BM25F ranking fills it, after
-	// everything the clauses ranked. A confident hint for one step stays short.
+	// everything the clauses ranked. A confident hint for one step stays short, filled up
+	// to sureFill: the action it is sure of, and what the request may need before it
+	// (finding the available cars before reserving one).
+	fillTo := recallFill
 	if single && ld.confident(r, w) {
-		return
+		fillTo = sureFill
 	}
 	// The apps the request names fill first: a hint never lists another app's action
 	// before one of the app asked for.
 	for _, i := range namedFirst(r.metas, named, r.recall, func(i int32) int32 { return i }) {
-		if n >= min(recallFill, lim.MaxActions) {
+		if n >= min(fillTo, lim.MaxActions) {
 			break
 		}
 		if r.metas[i].Destructive || blocked(i) || appsFull(r.metas[i].App) {
