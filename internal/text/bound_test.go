@@ -130,6 +130,7 @@ func TestRepairKeepsFirstLetter(t *testing.T) {
 		"emssage":  "message", // the first two letters swapped
 		"phishing": "",        // not whishing (WordNet's whish)
 		"during":   "",        // a preposition, not curing
+		"wheres":   "",        // "where's", a function word
 	} {
 		var wk work
 		if got := a.repair(w, &wk); got != want {

@@ -457,8 +457,8 @@ func (a *Analyzer) repair(w string, wk *work) string {
 	return best
 }
 
-// lexical reports whether the analyser's own lexicon knows w: a function word, a
-// preposition ("during", "against"), a verb of a class or a word of time. WordNet lists
+// lexical reports whether the analyser's own lexicon knows w: a function word ("wheres"),
+// a preposition ("during", "against"), a verb of a class or a word of time. WordNet lists
 // none of the first two, and the catalogue need not use them.
 func (a *Analyzer) lexical(w string) bool {
 	s := a.Stem(w)

@@ -933,7 +933,7 @@ func isModal(w string) bool {
 
 func isQuestionWord(w string) bool {
 	switch w {
-	case "what", "whats", "which", "who", "whos", "whom", "whose", "where", "wheres", "when",
+	case "what", "whats", "which", "who", "whos", "whom", "whose", "where", "wheres", "when", "whens",
 		"how", "hows", "is", "are", "was", "were", "did", "does", "do", "has", "have", "any",
 		"anything", "anyone", "anybody", "why", "whether", "count":
 		return true

@@ -186,6 +186,8 @@ func TestPrompt(t *testing.T) {
 		{"giving to oneself is getting", "give me the latest invoices", []clause{{Verb: text.VerbList, Has: []string{a.Stem("invoice")}}}},
 		{"opening something new creates it", "open a ticket for the broken login", []clause{{Verb: text.VerbCreate, Has: []string{a.Stem("ticket")}}}},
 		{"a WordNet phrasal verb names its class", "set up a project for the launch", []clause{{Verb: text.VerbCreate, Has: []string{a.Stem("project")}}}},
+		{"a contracted question word asks, and is no word of the request", "where's the runbook for rotating the credentials?",
+			[]clause{{Verb: text.VerbList, Has: []string{a.Stem("runbook")}, Lacks: []string{a.Stem("wheres"), a.Stem("where"), a.Stem("here")}}}},
 		{"a WordNet noun phrase is no verb", "find a picture book about cats",
 			[]clause{{Verb: text.VerbSearch, Has: []string{a.Stem("picture"), a.Stem("book"), a.Stem("cat")}}}},
 		{"a noun phrase of a verb's hypernym is no verb", "show my heart rate for today",
