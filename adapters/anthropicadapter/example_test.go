@@ -177,5 +177,5 @@ func ExampleHintTools() {
 	fmt.Println("offered:", res.Actions)
 	// Output:
 	// GITHUB_CREATE_AN_ISSUE -> {"args":{"owner":"acme","repo":"web","title":"Login fails"},"ran":"GITHUB_CREATE_AN_ISSUE"}
-	// offered: [GITHUB_CREATE_AN_ISSUE]
+	// offered: [GITHUB_CREATE_AN_ISSUE GITHUB_LIST_ISSUES]
 }

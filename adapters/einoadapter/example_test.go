@@ -83,6 +83,6 @@ func ExampleHintTools() {
 	out, err := tools[0].(*einoadapter.Tool).InvokableRun(ctx, `{"owner":"acme","repo":"web","title":"Login fails"}`)
 	fmt.Println(out, err)
 	// Output:
-	// offered: [GITHUB_CREATE_AN_ISSUE]
+	// offered: [GITHUB_CREATE_AN_ISSUE GITHUB_LIST_ISSUES]
 	// {"args":{"owner":"acme","repo":"web","title":"Login fails"},"ran":"GITHUB_CREATE_AN_ISSUE"} <nil>
 }

@@ -79,7 +79,7 @@ func ExampleHintTools() {
 	out, err := tools[0].Call(ctx, `{"owner":"acme","repo":"web","title":"Login fails"}`)
 	fmt.Println(out, err)
 	// Output:
-	// offered: [GITHUB_CREATE_AN_ISSUE]
+	// offered: [GITHUB_CREATE_AN_ISSUE GITHUB_LIST_ISSUES]
 	// Create an issue in a repository.
 	// Input: a JSON object matching this JSON Schema: {"properties":{"owner":{"type":"string"},"repo":{"type":"string"},"title":{"type":"string"}},"required":["owner","repo","title"],"type":"object"}
 	// {"args":{"owner":"acme","repo":"web","title":"Login fails"},"ran":"GITHUB_CREATE_AN_ISSUE"} <nil>

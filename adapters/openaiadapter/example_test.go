@@ -223,5 +223,5 @@ func ExampleHintChatTools() {
 	fmt.Println("offered:", res.Actions, "strict:", sent["strict"])
 	// Output:
 	// GITHUB_CREATE_AN_ISSUE -> {"args":{"owner":"acme","repo":"web","title":"Login fails"},"ran":"GITHUB_CREATE_AN_ISSUE"}
-	// offered: [GITHUB_CREATE_AN_ISSUE] strict: true
+	// offered: [GITHUB_CREATE_AN_ISSUE GITHUB_LIST_ISSUES] strict: true
 }
