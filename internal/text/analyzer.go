@@ -21,6 +21,7 @@ type Analyzer struct {
 	destructive map[string]bool   // verb class -> destructive
 	destroyWord map[string]bool   // stem -> destructive wherever it appears in a slug
 	timeWord    map[string]bool   // stem
+	helpVerb    map[string]bool   // stem of a verb that asks for help, not for an action
 	prep        map[string]bool   // raw word
 	rewrites    []rewrite
 	phraseVerb  map[string]string // WordNet phrase (stems) -> the verb class it stands for
@@ -53,6 +54,7 @@ func newAnalyzer(kb *knowledge) *Analyzer {
 		destructive: destructiveClasses(),
 		destroyWord: map[string]bool{},
 		timeWord:    map[string]bool{},
+		helpVerb:    map[string]bool{},
 		prep:        map[string]bool{},
 		rewrites:    rewrites(),
 		phraseVerb:  map[string]string{},
@@ -80,6 +82,9 @@ func newAnalyzer(kb *knowledge) *Analyzer {
 	}
 	for _, w := range timeWords() {
 		a.timeWord[a.Stem(w)] = true
+	}
+	for _, w := range helpVerbs() {
+		a.helpVerb[a.Stem(w)] = true
 	}
 	for _, w := range prepositions() {
 		a.prep[w] = true

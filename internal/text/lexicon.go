@@ -155,6 +155,10 @@ func stopWords() []string {
 	}
 }
 
+// helpVerbs ask for help ("can you help me with the report"): as a request's verb they say
+// nothing of which action, and their word is no term ("help" would match help desks).
+func helpVerbs() []string { return []string{"help", "assist"} }
+
 // timeWords describe when, not what; they count little.
 func timeWords() []string {
 	return []string{

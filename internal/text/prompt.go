@@ -1148,6 +1148,8 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 			case a.IsNounVerb(s) || a.nounVerbs[s] != "":
 				add(s, 0.7, RoleWord) // "email Bob", "tweet this": the verb names the object
 				nounVerb = s
+			case c.Verb == VerbOther && a.helpVerb[s]:
+				// "can you help me with …" asks for help, not for an action called help.
 			case c.Verb == VerbOther:
 				add(s, 1, RoleWord) // no class says what it does: the word itself does
 			case s != c.Verb:

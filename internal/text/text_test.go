@@ -188,6 +188,8 @@ func TestPrompt(t *testing.T) {
 		{"a WordNet phrasal verb names its class", "set up a project for the launch", []clause{{Verb: text.VerbCreate, Has: []string{a.Stem("project")}}}},
 		{"a contracted question word asks, and is no word of the request", "where's the runbook for rotating the credentials?",
 			[]clause{{Verb: text.VerbList, Has: []string{a.Stem("runbook")}, Lacks: []string{a.Stem("wheres"), a.Stem("where"), a.Stem("here")}}}},
+		{"asking for help is no term", "could you help me with my budget spreadsheet?",
+			[]clause{{Verb: text.VerbOther, Has: []string{a.Stem("budget"), a.Stem("spreadsheet")}, Lacks: []string{a.Stem("help")}}}},
 		{"a WordNet noun phrase is no verb", "find a picture book about cats",
 			[]clause{{Verb: text.VerbSearch, Has: []string{a.Stem("picture"), a.Stem("book"), a.Stem("cat")}}}},
 		{"a noun phrase of a verb's hypernym is no verb", "show my heart rate for today",
