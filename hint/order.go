@@ -17,9 +17,11 @@ import (
 // interleaved (rankSelect): in each round the clauses whose best scores near the best
 // clause's take their turns first, the weaker ones after them, and a clause whose best is
 // very weak joins late (schedule); the steps the prompt implies follow with their best few.
-// fuse weighs that list against the whole prompt's BM25F ranking (recall.go). list puts the actions the prompt names by slug first, holds
-// the hint to its limits, and fills a hint that is not sure from the whole prompt's
-// ranking, the apps the request names first; whether it is sure is calibration's to say.
+// fuse weighs that list against the whole prompt's BM25F ranking (recall.go). list puts the
+// actions the prompt names by slug first, holds the hint to its limits, and fills it from
+// the whole prompt's ranking, the apps the request names first: a hint that is not sure up
+// to twelve actions, one that is sure up to three (sureFill); whether it is sure is
+// calibration's to say.
 //
 // fill writes the listed actions into the Result, each with its Match, and hands the lead
 // of the list to calibration (calibrate.go) for the hint's probability and confidence; the
