@@ -253,13 +253,12 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 			if vf >= 0 {
 				c.f[vf] = 1
 			}
-			byID := slices.Contains(m.SlugTerms, "id")
 			if readClause && aFam == text.FamilyRead {
 				// Plural objects want a list or a search; a named item wants a get.
 				switch {
 				case info.c.Plural && !info.c.HasID && (aVerb == text.VerbList || aVerb == text.VerbSearch || slices.Contains(m.SlugTerms, text.VerbList)):
 					c.f[featPluralList] = 1
-				case info.c.Plural && !info.c.HasID && byID:
+				case info.c.Plural && !info.c.HasID && t.byID:
 					c.f[featPluralByID] = 1
 				case info.c.HasID && aVerb == text.VerbGet:
 					c.f[featIDGet] = 1
@@ -315,7 +314,7 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				unexplained--
 			}
 			// An ID the clause gives an item ("ticket 50112") explains the slug's "id".
-			if info.c.ItemID && byID {
+			if info.c.ItemID && t.byID {
 				unexplained--
 			}
 			// Nor is a number or a version in the slug a word the request leaves out.

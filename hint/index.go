@@ -158,6 +158,7 @@ type traits struct {
 	// clause's has none of its capabilities.
 	caps    uint64
 	generic bool // every capability is generic (or there is none)
+	byID    bool // the slug holds "id": the action takes one item by its ID
 	// numbers has bit k set when slug term k is a number or a version ("v2", "3"): the
 	// path or the revision an API's action came from, nothing a request asks for.
 	numbers uint64
@@ -170,6 +171,7 @@ func (b *Builder) traitsOf(m *cache.ActionMeta) traits {
 	for _, id := range m.Capabilities {
 		t.caps |= capBit(id)
 	}
+	t.byID = slices.Contains(m.SlugTerms, "id")
 	for k, term := range m.SlugTerms[:min(len(m.SlugTerms), 64)] {
 		if numberOrVersion(term) {
 			t.numbers |= 1 << k
