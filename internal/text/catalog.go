@@ -73,6 +73,7 @@ const (
 	minSlugStem       = 4
 	minQualifierNames = 2
 	minJoinedAlias    = 6 // characters a multi-word name written as one needs to be an alias
+	minFirstAlias     = 4 // characters the first word of a name needs to name its app alone
 )
 
 // baseAnalyzer is the analyser over the compiled tables, whose hand-written classes and
@@ -308,7 +309,8 @@ func (b *CatalogBuilder) abbrevs(c *Catalog) {
 // aliases derives the names people use for apps, from their display names: the whole
 // name, the name without a vendor word that opens several apps' names ("Google Sheets" ->
 // "sheets") or a qualifier that closes several ("Snowflake Basic" -> "snowflake"), and the
-// vendor's initial joined to the rest ("gsheets"). An alias that is also a common catalogue
+// vendor's initial joined to the rest ("gsheets"), and a first word the name has to itself,
+// a brand ("Zentrix Scraper" -> "zentrix"). An alias that is also a common catalogue
 // word ("sheets", "calendar") or an English word ("retell", "jump") names its app only
 // loosely (strength 0.5); a part of a name that is a function word ("once") is no alias.
 // So does a one-word slug that many other apps' actions use as a word (looseSlug): said
@@ -316,6 +318,7 @@ func (b *CatalogBuilder) abbrevs(c *Catalog) {
 func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 	an := b.an
 	firsts, lasts := map[string]int{}, map[string]int{}
+	opens := map[string]int{} // names that open with a word, as written or in camel case
 	names := make([][]string, len(apps))
 	for i, a := range apps {
 		ws := properName(a)
@@ -323,6 +326,12 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 		if len(ws) > 1 {
 			firsts[ws[0]]++
 			lasts[ws[len(ws)-1]]++
+			opens[ws[0]]++
+		} else if len(ws) == 1 {
+			opens[ws[0]]++
+			if cw := camelName(a, ws); cw[0] != ws[0] {
+				opens[cw[0]]++
+			}
 		}
 	}
 	// A word many apps' actions use ("calendar", "sheets") is a common word, not a name.
@@ -408,6 +417,12 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 			}
 		}
 		add(ws, 1)
+		// The first word of a name of several that opens no other app's name, is no word of
+		// the language and no other app's actions use names its app alone, a brand with what
+		// the app does after it ("Zentrix Scraper" -> "zentrix").
+		if len(names[i]) > 1 && opens[ws[0]] == 1 && len(ws[0]) >= minFirstAlias && !an.kb.english[Stem(ws[0])] && !english(an, ws[0]) && b.own(ws[0], slug) {
+			add(ws[:1], 1)
+		}
 		rest := ws
 		// A first word several names open with is a vendor's ("google sheets"), unless it
 		// is a verb: names that open with "get" or "create" say what a tool does.
@@ -505,6 +520,16 @@ func (b *CatalogBuilder) looseSlug(an *Analyzer, slug string, apps int) bool {
 		others--
 	}
 	return others >= max(commonApps, (apps+sharedSlugShare-1)/sharedSlugShare)
+}
+
+// own reports whether no app's actions but app's use word.
+func (b *CatalogBuilder) own(word, app string) bool {
+	for _, a := range b.apps[Stem(word)] {
+		if !strings.EqualFold(a, app) {
+			return false
+		}
+	}
+	return true
 }
 
 // english reports whether WordNet knows word as a word of the language.

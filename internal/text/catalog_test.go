@@ -44,6 +44,44 @@ func TestCatalogAliases(t *testing.T) {
 	}
 }
 
+// TestCatalogFirstWordAlias: the first word of a name of several names its app alone when no
+// other name opens with it (camel case split), it is no English word, and no other app's
+// actions use it ("Zentrix Scraper" is called "Zentrix").
+func TestCatalogFirstWordAlias(t *testing.T) {
+	actions := []text.CatalogAction{
+		{App: "zentrix_scraper", Slug: "ZENTRIX_SCRAPER_LIST_POSTS", DisplayName: "List posts", Description: "Lists a profile's posts."},
+		{App: "kobalt_mail", Slug: "KOBALT_MAIL_SEND", DisplayName: "Send", Description: "Sends a mail."},
+		{App: "kobaltdocs", Slug: "KOBALTDOCS_CREATE", DisplayName: "Create", Description: "Creates a doc."},
+		{App: "happy_scribe", Slug: "HAPPY_SCRIBE_TRANSCRIBE", DisplayName: "Transcribe", Description: "Transcribes audio."},
+		{App: "quorvo_facts", Slug: "QUORVO_FACTS_RANDOM", DisplayName: "Random fact", Description: "Returns a fact."},
+		{App: "trivia_db", Slug: "TRIVIA_DB_QUORVO_QUIZ", DisplayName: "Quorvo quiz", Description: "A quorvo quiz."},
+	}
+	apps := []text.CatalogApp{
+		{App: "ZENTRIX_SCRAPER", DisplayName: "Zentrix scraper"},
+		{App: "KOBALT_MAIL", DisplayName: "Kobalt mail"},
+		{App: "KOBALTDOCS", DisplayName: "Kobaltdocs", Description: "KobaltDocs keeps documents."},
+		{App: "HAPPY_SCRIBE", DisplayName: "Happy scribe"},
+		{App: "QUORVO_FACTS", DisplayName: "Quorvo facts"},
+		{App: "TRIVIA_DB", DisplayName: "Trivia db"},
+	}
+	got := map[string]float64{}
+	for _, al := range text.ComputeCatalog(actions, apps).Aliases {
+		got[al.App+" "+strings.Join(al.Words, " ")] = al.Strength
+	}
+	if got["zentrix_scraper zentrix"] != 1 {
+		t.Errorf("a name's distinctive first word is no alias: %v", got)
+	}
+	for alias, why := range map[string]string{
+		"kobalt_mail kobalt":  "another name opens with it in camel case",
+		"happy_scribe happy":  "it is an English word",
+		"quorvo_facts quorvo": "another app's actions use it",
+	} {
+		if s, ok := got[alias]; ok && s >= 1 {
+			t.Errorf("alias %q has strength %v, though %s", alias, s, why)
+		}
+	}
+}
+
 // TestCatalogVendorsAreNoVerbs: a first word several names open with is a vendor's, and
 // the rest of the name an alias of its own ("Acme Sheets" -> "sheets"), unless it is a
 // verb: tools named for what they do ("Get weather", "Get stock price") are not all made
