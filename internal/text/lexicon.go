@@ -152,6 +152,9 @@ func stopWords() []string {
 		"what", "is", "api", "endpoint", "returns", "return",
 		"method", "operation", "perform", "performs", "allowing", "enables", "enable", "supports",
 		"user's", "someone's", "thing", "stuff",
+		// Adverbs that join what a request says to what it said before.
+		"additionally", "furthermore", "moreover", "besides", "lastly", "finally", "meanwhile",
+		"likewise", "similarly", "secondly", "thirdly", "firstly",
 	}
 }
 
