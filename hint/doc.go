@@ -23,6 +23,8 @@
 //     WordNet synonym, derivation or hypernym, the context), the intent verb against the
 //     action's main verb, capability agreement, list-versus-get fit, the app the clause
 //     names, how central the clause's object is to the app, the app's own description,
+//     the clause's words that only the app's name holds (an app called "Melon love
+//     quotes" for a request for love quotes: its actions' slugs leave the name out),
 //     slug words the prompt does not explain (a number or a version such as "v2" is no word
 //     to explain), and whether only recall found it — and
 //     scored as the dot product of the features with [Weights]. The shipped weights

@@ -250,6 +250,12 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 				k := bits.TrailingZeros64(mk)
 				c.f[featParam] += float32(info.w[k] * idf[k])
 			}
+			if named < 1 {
+				for mk := rn.appMask & info.mask &^ (all | pm | info.expMask); mk != 0; mk &= mk - 1 {
+					k := bits.TrailingZeros64(mk)
+					c.f[featAppWords] += float32(info.w[k] * idf[k])
+				}
+			}
 			if vf >= 0 {
 				c.f[vf] = 1
 			}

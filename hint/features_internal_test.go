@@ -165,3 +165,40 @@ func unexplainedOf(t *testing.T, b *Builder, metas []cache.ActionMeta, prompt st
 	}
 	return got
 }
+
+// TestAppWordsFeature: a clause's own word that only its candidate's app name holds counts
+// (app_words): "love quotes" and an app named for them ("Melon love quotes"), whose actions' slugs leave the
+// name's words out. A word the action holds itself is the field features' to count, and a
+// clause that names the app by its name already counts it as the app named.
+func TestAppWordsFeature(t *testing.T) {
+	metas := metasOf([]cache.Action{
+		{App: "melon_love_quotes", Slug: "MELON_LOVE_QUOTES_GET_LOVE_QUOTES", DisplayName: "Get love quotes", Description: "Get"},
+		{App: "movie_lines", Slug: "MOVIE_LINES_GET_A_RANDOM_QUOTE", DisplayName: "Get a random quote", Description: "Gets a random quote from a movie."},
+	})
+	apps := []string{"melon_love_quotes", "movie_lines"}
+	feature := func(prompt, action string) (float32, bool) {
+		t.Helper()
+		b := New(Config{})
+		r := b.rankPrepare(Request{AgentID: 1}, newAnalysis(prompt, apps), metas, &scratch{}, nil, nil)
+		if r == nil {
+			t.Fatalf("%q: no ranking", prompt)
+		}
+		for _, l := range r.lists {
+			for _, c := range l {
+				if metas[c.i].Action == action {
+					return c.f[featAppWords], true
+				}
+			}
+		}
+		return 0, false
+	}
+	if f, ok := feature("fetch me a variety of love quotes", "MELON_LOVE_QUOTES_GET_LOVE_QUOTES"); !ok || f <= 0 {
+		t.Errorf("love quotes: app_words %v (candidate %t); want above zero", f, ok)
+	}
+	if f, ok := feature("fetch me a variety of love quotes", "MOVIE_LINES_GET_A_RANDOM_QUOTE"); !ok || f != 0 {
+		t.Errorf("another app's quote: app_words %v (candidate %t); want zero", f, ok)
+	}
+	if f, ok := feature("fetch quotes from melon love quotes", "MELON_LOVE_QUOTES_GET_LOVE_QUOTES"); !ok || f != 0 {
+		t.Errorf("the app named: app_words %v (candidate %t); want zero", f, ok)
+	}
+}

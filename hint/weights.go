@@ -95,6 +95,10 @@ const (
 	// The share of the action's app's name words (by IDF) the prompt says anywhere: a
 	// request that names its app once ("the Reqres API", "golf") is about it in every step.
 	featPromptApp
+	// The clause's own words that only the action's app's name holds (by IDF), when the
+	// clause does not name the app by it: "love quotes" and an app called "Love quotes by
+	// Melon", whose actions' slugs leave out the words of its name.
+	featAppWords
 	numFeatures
 )
 
@@ -150,6 +154,7 @@ var weightNames = [numWeights]string{
 	featPrior: "usage_prior", featLearnt: "usage_terms", featCover: "usage_cover", featRepeat: "usage_repeat", featSemantic: "semantic",
 	featConfidence: "confidence", featUnexplained: "unexplained",
 	featBM25F: "bm25f", featBM25FTop: "bm25f_top", featRecallOnly: "recall_only", featPromptBM25F: "prompt_bm25f", featAppFocus: "app_focus", featFirstOfSeveral: "first_of_several", featProgressive: "progressive", featPromptApp: "prompt_app",
+	featAppWords:   "app_words",
 	paramKeepRatio: "keep_ratio", paramMinScore: "min_score", paramDeferRatio: "defer_ratio", paramLeadRatio: "lead_ratio", paramFuseSingle: "fuse_single", paramFuseMulti: "fuse_multi", paramFuseMany: "fuse_many",
 	paramCalibBias: "calib_bias", paramCalibScore: "calib_score", paramCalibMargin: "calib_margin",
 	paramCalibNamed: "calib_named", paramCalibRecall: "calib_recall", paramCalibAgree: "calib_agree",
