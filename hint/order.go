@@ -282,7 +282,8 @@ const rrfK = 10
 
 // fuse puts the clauses' interleaved list in its final order: each action's place there
 // and, weighted by fuse_single (a request of one stated step), fuse_multi (two) or
-// fuse_many (more), its place in the whole prompt's BM25F ranking (r.recall), by
+// fuse_many times half the steps after the first (three or more: each boundary between
+// steps is one more guess), its place in the whole prompt's BM25F ranking (r.recall), by
 // reciprocal-rank fusion. The more steps a split finds, the likelier one is wrong. The
 // steps' own lists know verbs and apps; the whole prompt's ranking knows which actions
 // the request's words, all together, point to, which is what a split into clauses misses
@@ -297,7 +298,7 @@ func (r *ranking) fuse(seq []listed, w *Weights) []listed {
 	case n == 2:
 		lam = w.v[paramFuseMulti]
 	default:
-		lam = w.v[paramFuseMany]
+		lam = w.v[paramFuseMany] * float64(n-1) / 2
 	}
 	if lam <= 0 || len(r.recall) == 0 {
 		return seq

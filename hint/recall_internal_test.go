@@ -81,8 +81,8 @@ func TestPromptAppShare(t *testing.T) {
 }
 
 // TestFuse: the final order weighs each action's place in the clauses' list and, by
-// fuse_single, fuse_multi or fuse_many (one step, two, more), its place in the whole
-// prompt's ranking; an action only that
+// fuse_single, fuse_multi or fuse_many (one step, two, more: times half the steps after
+// the first), its place in the whole prompt's ranking; an action only that
 // ranking holds joins unless it is destructive; the first action of a clause that names its
 // app keeps its place; with no weight the list is as the clauses made it.
 func TestFuse(t *testing.T) {
@@ -130,6 +130,17 @@ func TestFuse(t *testing.T) {
 	}
 	if got, want := order(r, w.With("fuse_multi", 0).With("fuse_many", 1)), []string{"A_ONE", "A_THREE", "A_TWO"}; !slices.Equal(got, want) {
 		t.Errorf("three steps, fuse_many 1: %v, want %v", got, want)
+	}
+	// The whole prompt's ranking counts more the more steps there are: fuse_many times half
+	// the steps after the first. Three steps at 0.5 (A_THREE: 0.5/10 < A_TWO: 1/11) keep
+	// the clauses' order; five at 0.5 weigh as three at 1.
+	half := w.With("fuse_multi", 0).With("fuse_many", 0.5)
+	if got, want := order(r, half), []string{"A_ONE", "A_TWO", "A_THREE"}; !slices.Equal(got, want) {
+		t.Errorf("three steps, fuse_many 0.5: %v, want %v", got, want)
+	}
+	r.clauses = make([]clauseInfo, 5)
+	if got, want := order(r, half), []string{"A_ONE", "A_THREE", "A_TWO"}; !slices.Equal(got, want) {
+		t.Errorf("five steps, fuse_many 0.5: %v, want %v", got, want)
 	}
 }
 

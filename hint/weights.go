@@ -118,7 +118,8 @@ const (
 	paramLeadRatio
 	// How much the whole prompt's BM25F ranking counts beside the clauses' interleaved
 	// lists when the list is put in its final order (a reciprocal-rank fusion; 0: not at
-	// all), for a request of one stated step, of two, and of more.
+	// all), for a request of one stated step, of two, and of more (fuse_many is for three,
+	// and grows by half of it with each step more).
 	paramFuseSingle
 	paramFuseMulti
 	paramFuseMany
