@@ -158,8 +158,9 @@ func stopWords() []string {
 	}
 }
 
-// helpVerbs ask for help ("can you help me with the report"): as a request's verb they say
-// nothing of which action, and their word is no term ("help" would match help desks).
+// helpVerbs ask for help ("can you help me with the report", "help me find it"): as a
+// request's verb, or before it, they say nothing of which action, and their word is no term
+// ("help" would match help desks).
 func helpVerbs() []string { return []string{"help", "assist"} }
 
 // timeWords describe when, not what; they count little.

@@ -1171,6 +1171,10 @@ func (a *Analyzer) clause(toks []token, apps []string, wk *work) Clause {
 		if a.stop[w] || isJoiner(w) {
 			continue
 		}
+		// "help me find", "assist us in": asking for help before the verb says what to do.
+		if i < verbAt && a.helpVerb[a.Stem(w)] {
+			continue
+		}
 		if t.proper && !named[i] && a.isName(w) {
 			// A name says which item, not what kind: it counts like quoted content.
 			add(a.Stem(w), 0.2, RoleContent)

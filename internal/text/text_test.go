@@ -190,6 +190,8 @@ func TestPrompt(t *testing.T) {
 			[]clause{{Verb: text.VerbList, Has: []string{a.Stem("runbook")}, Lacks: []string{a.Stem("wheres"), a.Stem("where"), a.Stem("here")}}}},
 		{"asking for help is no term", "could you help me with my budget spreadsheet?",
 			[]clause{{Verb: text.VerbOther, Has: []string{a.Stem("budget"), a.Stem("spreadsheet")}, Lacks: []string{a.Stem("help")}}}},
+		{"asking for help before the verb is no term", "could you help me retrieve the refund policy?",
+			[]clause{{Verb: text.VerbGet, Has: []string{a.Stem("refund"), a.Stem("policy")}, Lacks: []string{a.Stem("help")}}}},
 		{"an adverb that joins is no term", "fetch the invoice 4410. Additionally, list the refunds",
 			[]clause{{Verb: text.VerbGet, Has: []string{a.Stem("invoice")}, Lacks: []string{a.Stem("additionally")}},
 				{Verb: text.VerbList, Has: []string{a.Stem("refund")}, Lacks: []string{a.Stem("additionally")}}}},
