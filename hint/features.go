@@ -246,15 +246,9 @@ func (b *Builder) candidates(r *ranking, ci int, sc *scratch, idf [maxTerms]floa
 					c.f[fd] += v
 				}
 			}
-			for mk := pm &^ info.expMask; mk != 0; mk &= mk - 1 {
-				k := bits.TrailingZeros64(mk)
-				c.f[featParam] += float32(info.w[k] * idf[k])
-			}
+			c.f[featParam] = info.weigh(pm&^info.expMask, &idf)
 			if named < 1 {
-				for mk := rn.appMask & info.mask &^ (all | pm | info.expMask); mk != 0; mk &= mk - 1 {
-					k := bits.TrailingZeros64(mk)
-					c.f[featAppWords] += float32(info.w[k] * idf[k])
-				}
+				c.f[featAppWords] = info.weigh(rn.appMask&info.mask&^(all|pm|info.expMask), &idf)
 			}
 			if vf >= 0 {
 				c.f[vf] = 1
@@ -496,4 +490,15 @@ func (r *ranking) homeRepeats() {
 			}
 		}
 	}
+}
+
+// weigh is the sum of the clause's terms in mask, each its weight in the clause times its
+// IDF.
+func (info *clauseInfo) weigh(mask uint64, idf *[maxTerms]float64) float32 {
+	var s float32
+	for mk := mask; mk != 0; mk &= mk - 1 {
+		k := bits.TrailingZeros64(mk)
+		s += float32(info.w[k] * idf[k])
+	}
+	return s
 }

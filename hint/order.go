@@ -192,16 +192,15 @@ func (r *ranking) schedule(kept [][]scored, nStated int, w *Weights) (delay, ord
 	lead := func(ci int) bool {
 		return nStated < 2 || top <= 0 || len(kept[ci]) > 0 && kept[ci][0].score >= w.v[paramLeadRatio]*top
 	}
+	var after []int
 	for ci := range nStated {
 		if lead(ci) {
 			order = append(order, ci)
+		} else {
+			after = append(after, ci)
 		}
 	}
-	for ci := range nStated {
-		if !lead(ci) {
-			order = append(order, ci)
-		}
-	}
+	order = append(order, after...)
 	for ci := nStated; ci < len(kept); ci++ {
 		order = append(order, ci)
 	}

@@ -319,18 +319,21 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 	an := b.an
 	firsts, lasts := map[string]int{}, map[string]int{}
 	opens := map[string]int{} // names that open with a word, as written or in camel case
+	// names are the apps' names in words, a one-word name split where it is written in
+	// camel case ("CentralStationCRM"); several says the name is of several words as written.
 	names := make([][]string, len(apps))
+	several := make([]bool, len(apps))
 	for i, a := range apps {
 		ws := properName(a)
-		names[i] = ws
+		names[i], several[i] = ws, len(ws) > 1
 		if len(ws) > 1 {
 			firsts[ws[0]]++
 			lasts[ws[len(ws)-1]]++
 			opens[ws[0]]++
 		} else if len(ws) == 1 {
 			opens[ws[0]]++
-			if cw := camelName(a, ws); cw[0] != ws[0] {
-				opens[cw[0]]++
+			if names[i] = camelName(a, ws); names[i][0] != ws[0] {
+				opens[names[i][0]]++
 			}
 		}
 	}
@@ -387,10 +390,6 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 		if len(ws) == 0 {
 			continue
 		}
-		if len(ws) == 1 {
-			// A one-word name may be several words in camel case ("CentralStationCRM").
-			ws = camelName(a, ws)
-		}
 		aliases := map[string]float64{}
 		add := func(words []string, strength float64) {
 			if len(words) == 0 {
@@ -420,7 +419,7 @@ func (b *CatalogBuilder) aliases(c *Catalog, apps []CatalogApp) {
 		// The first word of a name of several that opens no other app's name, is no word of
 		// the language and no other app's actions use names its app alone, a brand with what
 		// the app does after it ("Zentrix Scraper" -> "zentrix").
-		if len(names[i]) > 1 && opens[ws[0]] == 1 && len(ws[0]) >= minFirstAlias && !an.kb.english[Stem(ws[0])] && !english(an, ws[0]) && b.own(ws[0], slug) {
+		if several[i] && opens[ws[0]] == 1 && len(ws[0]) >= minFirstAlias && !an.kb.english[Stem(ws[0])] && !english(an, ws[0]) && b.own(ws[0], slug) {
 			add(ws[:1], 1)
 		}
 		rest := ws
